@@ -1,0 +1,43 @@
+"""Built-in agents, found by name.
+
+>>> sorted(AGENTS)[:1]
+['random']
+>>> make_agent("random", seed=1).name
+'random'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from engine.agents.base import Agent
+from engine.agents.random_agent import RandomAgent
+from engine.errors import UnknownAgent
+
+AgentFactory = Callable[[int | None], Agent]
+
+AGENTS: Final[dict[str, AgentFactory]] = {
+    "random": RandomAgent,
+}
+"""Every built-in agent by its own name."""
+
+ALIASES: Final[dict[str, str]] = {}
+"""Names of the established service's AI players, mapped to the closest built-in agent."""
+
+
+def resolve_agent_name(name: str) -> str:
+    """The built-in agent a name refers to (its own name or an established alias)."""
+    canonical = ALIASES.get(name, name)
+    if canonical not in AGENTS:
+        known = ", ".join(sorted([*AGENTS, *ALIASES]))
+        raise UnknownAgent(f"Unknown AI agent name {name!r}; known agents: {known}")
+    return canonical
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """A fresh agent called ``name`` (or an alias of one), seeded with ``seed``."""
+    return AGENTS[resolve_agent_name(name)](seed)
+
+
+__all__ = ["AGENTS", "ALIASES", "Agent", "RandomAgent", "make_agent", "resolve_agent_name"]

@@ -1,0 +1,147 @@
+"""Seeded, auditable dealing.
+
+Every round is dealt from a 256-bit seed by the algorithm below, so anyone holding the seed
+can re-derive the deal, and a whole game replays from its seeds and its actions.
+
+**The algorithm (version 1).** Given a 32-byte ``seed``:
+
+1. ``n = int.from_bytes(SHA-256(b"blef/deal/v1" + seed), "big")``, a 256-bit number.
+2. Start from the 24 card indices in deck order, ``remaining = [0, 1, ..., 23]``
+   (index = value * 4 + colour).
+3. Repeat once per card to deal: ``n, i = divmod(n, len(remaining))``; the next card is
+   ``remaining.pop(i)``. This reads ``n`` in the mixed radix 24, 23, 22, ... and so picks
+   a uniformly random ordering of the deck; the bias from reducing a 256-bit number is
+   below 2**-170, far below anything observable.
+4. Players still in the game receive consecutive cards of that order, in seating order,
+   each as many as they hold. Each hand is then sorted by card index for display.
+
+The seating order at the start of a game is derived the same way from the first round's
+seed with the tag ``b"blef/seating/v1"``, over the players in the order they joined.
+
+**The commitment** published while a round is played is ``SHA-256(seed)`` in hex; the seed
+itself is revealed when the round ends, so a client can check the deal it was shown.
+
+>>> seed = bytes(32)
+>>> commitment(seed)[:16]
+'66687aadf862bd77'
+>>> deal_indices(seed, 3)
+[5, 6, 11]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable, Iterable, Iterator
+from typing import Final
+
+from engine.facts import DECK, N_CARDS, Card
+
+SEED_BYTES: Final = 32
+_DEAL_TAG: Final = b"blef/deal/v1"
+_SEATING_TAG: Final = b"blef/seating/v1"
+_SEQUENCE_TAG: Final = b"blef/seed-sequence/v1"
+_DECK_INDICES: Final = tuple(range(N_CARDS))
+
+SeedSource = Callable[[], bytes]
+"""Anything that returns a fresh 32-byte seed each time it is called."""
+
+
+def random_seed() -> bytes:
+    """A seed from the operating system's cryptographic random source (the default)."""
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """The SHA-256 of ``seed`` in lower-case hex, published before the seed."""
+    return hashlib.sha256(seed).hexdigest()
+
+
+def _ordering(tag: bytes, seed: bytes, size: int, count: int) -> list[int]:
+    n = int.from_bytes(hashlib.sha256(tag + seed).digest(), "big")
+    remaining = list(range(size))
+    picked = []
+    for left in range(size, size - count, -1):
+        n, i = divmod(n, left)
+        picked.append(remaining.pop(i))
+    return picked
+
+
+def deal_indices(seed: bytes, count: int) -> list[int]:
+    """The first ``count`` card indices of the deck ordering that ``seed`` picks."""
+    if not 0 <= count <= N_CARDS:
+        raise ValueError(f"cannot deal {count} cards from a deck of {N_CARDS}")
+    return _ordering(_DEAL_TAG, seed, N_CARDS, count)
+
+
+def deal_hands(seed: bytes, hand_sizes: Iterable[int]) -> tuple[list[tuple[int, ...]], int]:
+    """Deal one hand of card indices per entry of ``hand_sizes``, in that order.
+
+    Returns the hands (each sorted) and the mask of every dealt card. This is the one
+    implementation of the algorithm above; :func:`deal` and the game both call it.
+    """
+    sizes = list(hand_sizes)
+    total = sum(sizes)
+    if not 0 <= total <= N_CARDS:
+        raise ValueError(f"cannot deal {total} cards from a deck of {N_CARDS}")
+    n = int.from_bytes(hashlib.sha256(_DEAL_TAG + seed).digest(), "big")
+    remaining = list(_DECK_INDICES)
+    left = N_CARDS
+    hands: list[tuple[int, ...]] = []
+    mask = 0
+    for size in sizes:
+        hand = []
+        for _ in range(size):
+            n, i = divmod(n, left)
+            left -= 1
+            hand.append(remaining.pop(i))
+        hand.sort()
+        for card in hand:
+            mask |= 1 << card
+        hands.append(tuple(hand))
+    return hands, mask
+
+
+def deal(seed: bytes, hand_sizes: Iterable[int]) -> list[tuple[Card, ...]]:
+    """Deal one hand of cards per entry of ``hand_sizes`` (0 gives an empty hand)."""
+    hands, _ = deal_hands(seed, hand_sizes)
+    return [tuple(DECK[i] for i in hand) for hand in hands]
+
+
+def seating_order(seed: bytes, n_players: int) -> list[int]:
+    """The seating order at the start: a permutation of the join-order positions."""
+    return _ordering(_SEATING_TAG, seed, n_players, n_players)
+
+
+def seed_sequence(master: bytes | int | str) -> SeedSource:
+    """A deterministic seed source: seed k is SHA-256(tag + master + k as 8 bytes).
+
+    For tests, tournaments and research, where a game must be reproducible from one
+    number. Never use it for games played by people: their seeds would be guessable.
+    """
+    if isinstance(master, int):
+        master = master.to_bytes(32, "big", signed=False)
+    elif isinstance(master, str):
+        master = master.encode()
+    base = _SEQUENCE_TAG + master
+    counter = 0
+
+    def next_seed() -> bytes:
+        nonlocal counter
+        counter += 1
+        return hashlib.sha256(base + counter.to_bytes(8, "big")).digest()
+
+    return next_seed
+
+
+def replay_seeds(seeds: Iterable[bytes]) -> SeedSource:
+    """A seed source that gives back recorded seeds in order, for replaying a game."""
+    iterator: Iterator[bytes] = iter(seeds)
+
+    def next_seed() -> bytes:
+        try:
+            return next(iterator)
+        except StopIteration:
+            raise ValueError("the recorded seeds ran out before the game ended") from None
+
+    return next_seed

@@ -1,0 +1,104 @@
+"""The engine's exceptions: one small family, each saying exactly what went wrong.
+
+Every error has a stable machine-readable ``code`` and a human ``message``. The messages
+are the established Blef service's texts where clients match on them.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class BlefError(Exception):
+    """Base of every rule violation the engine reports."""
+
+    code: ClassVar[str] = "blef_error"
+    default_message: ClassVar[str] = "Blef rule violated"
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.default_message
+        super().__init__(self.message)
+
+
+class GameNotStarted(BlefError):
+    code = "game_not_started"
+    default_message = "This game has not yet started"
+
+
+class GameAlreadyStarted(BlefError):
+    code = "game_already_started"
+    default_message = "Game already started"
+
+
+class GameFinished(BlefError):
+    code = "game_finished"
+    default_message = "This game has already finished"
+
+
+class NotYourTurn(BlefError):
+    code = "not_your_turn"
+    default_message = "The submitted UUID does not match the UUID of the current player"
+
+
+class InvalidAction(BlefError):
+    """The action is not an action id at all (wrong type or outside 0..88)."""
+
+    code = "invalid_action"
+    default_message = "Action ID must be an integer between 0 and 88"
+
+
+class IllegalAction(BlefError):
+    """The action id exists but the rules do not allow it now."""
+
+    code = "illegal_action"
+    default_message = "This action not allowed right now"
+
+
+class RoomFull(BlefError):
+    code = "room_full"
+    default_message = "Game room full"
+
+
+class InvalidNickname(BlefError):
+    code = "invalid_nickname"
+    default_message = (
+        "Nickname must start with a letter and only contain letters, digits and underscores"
+        " (at most 32 characters)"
+    )
+
+
+class NicknameTaken(BlefError):
+    code = "nickname_taken"
+    default_message = "Nickname already taken"
+
+
+class NotAdmin(BlefError):
+    code = "not_admin"
+    default_message = "Admin UUID does not match"
+
+
+class TooFewPlayers(BlefError):
+    code = "too_few_players"
+    default_message = "At least 2 players needed to start a game"
+
+
+class UnknownPlayer(BlefError):
+    code = "unknown_player"
+    default_message = "The UUID does not match any active player"
+
+
+class UnknownAgent(BlefError):
+    code = "unknown_agent"
+    default_message = "No AI agent of that name"
+
+
+class RoundNotReached(BlefError):
+    code = "round_not_reached"
+    default_message = "The game has not reached this round"
+
+
+class InvalidState(BlefError):
+    """A serialised game that describes an impossible state."""
+
+    code = "invalid_state"
+    default_message = "Invalid game state"

@@ -1,0 +1,485 @@
+"""The game of Blef as a state machine: lobby, start, rounds, checks, eliminations, finish.
+
+A :class:`Game` knows players only by nickname; credentials belong to the service around it.
+
+>>> from engine.dealing import seed_sequence
+>>> game = Game(seed_source=seed_sequence(7))
+>>> game.join("alice"), game.join("bob")
+(0, 1)
+>>> game.start(by="alice")
+>>> game.status, game.round_number, game.max_cards
+(<Status.RUNNING: 'Running'>, 1, 11)
+>>> first = game.current_player
+>>> game.apply(0, by=first) is None        # a bet on "high card 9"
+True
+>>> record = game.apply(CHECK)             # the next player checks: the round ends
+>>> record.number, record.history[-1].action_id
+(1, 89)
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Final, NamedTuple
+
+from engine import errors
+from engine.dealing import SeedSource, commitment, deal_hands, random_seed, seating_order
+from engine.facts import (
+    AI_NICKNAME_PATTERN,
+    CHECK,
+    DECK,
+    LOST_ROUND,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    N_BETS,
+    NICKNAME_PATTERN,
+    Card,
+    max_cards,
+)
+from engine.sets import exists
+
+
+class Status(str, Enum):
+    """The three states of a game, spelled as the API spells them."""
+
+    NOT_STARTED = "Not started"
+    RUNNING = "Running"
+    FINISHED = "Finished"
+
+
+class Move(NamedTuple):
+    """One history entry: a bet (0..87), a check (88), or the lost-round event (89)."""
+
+    player: str
+    action_id: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "action_id": self.action_id}
+
+
+class PlayerRow(NamedTuple):
+    """A row of the player list: eliminated players keep theirs with 0 cards."""
+
+    nickname: str
+    n_cards: int
+    ai_agent: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        row: dict[str, Any] = {"nickname": self.nickname, "n_cards": self.n_cards}
+        if self.ai_agent is not None:
+            row["ai_agent"] = self.ai_agent
+        return row
+
+
+def _hand_dicts(nicknames: tuple[str, ...] | list[str], hands: list[tuple[int, ...]]) -> list[Any]:
+    return [
+        {"nickname": nick, "hand": [DECK[i].to_dict() for i in hand]}
+        for nick, hand in zip(nicknames, hands, strict=True)
+        if hand
+    ]
+
+
+class RoundRecord(NamedTuple):
+    """A round as it ended: who held what, what was said, who lost, and the seed.
+
+    Everything in it is public once the round is over, so a record can be shown to any
+    viewer and stored as it is. It is built cheaply when the round ends (a named tuple that
+    keeps the round's own lists, which the game replaces for the next round) and converted
+    on demand. Treat it as immutable.
+    """
+
+    number: int
+    nicknames: tuple[str, ...]
+    n_cards: tuple[int, ...]
+    ai_agents: tuple[str | None, ...]
+    hand_indices: list[tuple[int, ...]]
+    seats_history: list[tuple[int, int]]
+    seed: bytes
+    loser_seat: int
+    max_cards: int
+    ended_game: bool
+
+    @property
+    def loser(self) -> str:
+        return self.nicknames[self.loser_seat]
+
+    @property
+    def players(self) -> tuple[PlayerRow, ...]:
+        return tuple(
+            PlayerRow(n, c, a)
+            for n, c, a in zip(self.nicknames, self.n_cards, self.ai_agents, strict=True)
+        )
+
+    @property
+    def hands(self) -> dict[str, tuple[Card, ...]]:
+        return {
+            nick: tuple(DECK[i] for i in hand)
+            for nick, hand in zip(self.nicknames, self.hand_indices, strict=True)
+            if hand
+        }
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        return tuple(Move(self.nicknames[s], a) for s, a in self.seats_history)
+
+    @property
+    def checked_bet(self) -> int:
+        """The bet that was checked (the entry before the check)."""
+        return self.seats_history[-3][1]
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The round as the API shows a finished round: every hand, the seed, no secret."""
+        return {
+            "status": Status.FINISHED.value if self.ended_game else Status.RUNNING.value,
+            "round_number": self.number,
+            "max_cards": self.max_cards,
+            "players": [p.to_dict() for p in self.players],
+            "hands": _hand_dicts(self.nicknames, self.hand_indices),
+            "cp_nickname": None,
+            "history": [m.to_dict() for m in self.history],
+            "commitment": self.commitment,
+            "seed": self.seed.hex(),
+            "loser": self.loser,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RoundRecord:
+        """Rebuild a record from :meth:`to_dict`, checking it against its own seed."""
+        from engine.serialise import round_record_from_dict  # noqa: PLC0415 (cycle)
+
+        return round_record_from_dict(data)
+
+
+_NO_HANDS: Final[list[tuple[int, ...]]] = []
+_RUNNING: Final = Status.RUNNING
+
+
+class Game:
+    """One game of Blef, from the lobby to the finish.
+
+    Players are identified by nickname. After the start, players are kept in seating order;
+    an eliminated player keeps a row with 0 cards. Methods raise the exceptions of
+    :mod:`engine.errors` and change nothing when they do.
+    """
+
+    __slots__ = (
+        "_cards",
+        "_current",
+        "_hands",
+        "_history",
+        "_mask",
+        "_min_bet",
+        "_n_active",
+        "_next",
+        "_seed",
+        "_seed_source",
+        "admin",
+        "ai_agents",
+        "max_cards",
+        "nicknames",
+        "public",
+        "round_number",
+        "status",
+    )
+
+    def __init__(self, seed_source: SeedSource | None = None) -> None:
+        self._seed_source: SeedSource = seed_source or random_seed
+        self.status = Status.NOT_STARTED
+        self.admin: str | None = None
+        self.public = False
+        self.max_cards = 0
+        self.round_number = 0
+        self.nicknames: list[str] = []
+        self.ai_agents: list[str | None] = []
+        self._cards: list[int] = []
+        self._hands: list[tuple[int, ...]] = _NO_HANDS
+        self._mask = 0
+        self._seed: bytes | None = None
+        self._history: list[tuple[int, int]] = []
+        self._current: int | None = None
+        self._min_bet = 0
+        self._n_active = 0
+        self._next: list[int] = []
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def n_players(self) -> int:
+        return len(self.nicknames)
+
+    @property
+    def players(self) -> tuple[PlayerRow, ...]:
+        """The player list: join order in the lobby, seating order once started."""
+        return tuple(
+            PlayerRow(n, c, a)
+            for n, c, a in zip(self.nicknames, self._cards, self.ai_agents, strict=True)
+        )
+
+    @property
+    def current_player(self) -> str | None:
+        """Whose turn it is; None in the lobby and once the game is finished."""
+        return None if self._current is None else self.nicknames[self._current]
+
+    @property
+    def current_seat(self) -> int | None:
+        return self._current
+
+    @property
+    def history(self) -> tuple[Move, ...]:
+        """The current round's moves (a finished game's final round ends with the 89 event)."""
+        nicks = self.nicknames
+        return tuple(Move(nicks[s], a) for s, a in self._history)
+
+    @property
+    def last_bet(self) -> int | None:
+        """The bet on the table in the current round, if any."""
+        return self._min_bet - 1 if self._min_bet else None
+
+    @property
+    def min_bet(self) -> int:
+        """The lowest bet the current player may make (88 means only a check is left)."""
+        return self._min_bet
+
+    @property
+    def commitment(self) -> str | None:
+        """SHA-256 of the current round's seed (None before the start)."""
+        return commitment(self._seed) if self._seed is not None else None
+
+    @property
+    def revealed_seed(self) -> bytes | None:
+        """The current round's seed, once the game is over and it may be shown."""
+        return self._seed if self.status is Status.FINISHED else None
+
+    @property
+    def winner(self) -> str | None:
+        if self.status is not Status.FINISHED:
+            return None
+        return next(n for n, c in zip(self.nicknames, self._cards, strict=True) if c)
+
+    def n_cards(self, nickname: str) -> int:
+        return self._cards[self.seat_of(nickname)]
+
+    def seat_of(self, nickname: str) -> int:
+        """The position of ``nickname`` in the player list (case-sensitive)."""
+        try:
+            return self.nicknames.index(nickname)
+        except ValueError:
+            raise errors.UnknownPlayer(f"No player called {nickname!r} in this game") from None
+
+    def hand(self, nickname: str) -> tuple[Card, ...]:
+        """The cards ``nickname`` holds in the current round (empty outside a round)."""
+        seat = self.seat_of(nickname)
+        if seat >= len(self._hands):
+            return ()
+        return tuple(DECK[i] for i in self._hands[seat])
+
+    def is_player(self, nickname: str) -> bool:
+        return nickname in self.nicknames
+
+    def legal_actions(self) -> list[int]:
+        """The actions the current player may take: every bet above the last one, and a
+        check once there is a bet. Empty when nobody is to move."""
+        if self.status is not Status.RUNNING:
+            return []
+        actions = list(range(self._min_bet, N_BETS))
+        if self._min_bet:
+            actions.append(CHECK)
+        return actions
+
+    def is_legal(self, action_id: int) -> bool:
+        if self.status is not Status.RUNNING:
+            return False
+        if action_id == CHECK:
+            return self._min_bet > 0
+        return self._min_bet <= action_id < N_BETS
+
+    # ------------------------------------------------------------------ the lobby
+
+    def join(self, nickname: str, ai_agent: str | None = None) -> int:
+        """Add a player; the first to join is the admin. Returns their position."""
+        if self.status is not Status.NOT_STARTED:
+            raise errors.GameAlreadyStarted
+        if len(self.nicknames) >= MAX_PLAYERS:
+            raise errors.RoomFull
+        pattern = NICKNAME_PATTERN if ai_agent is None else AI_NICKNAME_PATTERN
+        if not isinstance(nickname, str) or not pattern.fullmatch(nickname):
+            raise errors.InvalidNickname
+        folded = nickname.casefold()
+        if any(n.casefold() == folded for n in self.nicknames):
+            raise errors.NicknameTaken
+        self.nicknames.append(nickname)
+        self.ai_agents.append(ai_agent)
+        self._cards.append(0)
+        if self.admin is None:
+            self.admin = nickname
+        return len(self.nicknames) - 1
+
+    def ai_nickname(self, name: str) -> str:
+        """The nickname the next AI player called ``name`` gets: ``Name_(AI)``, then
+        ``Name_2_(AI)``, ``Name_3_(AI)``, ... whichever is free first."""
+        taken = {n.casefold() for n in self.nicknames}
+        candidate = f"{name}_(AI)"
+        k = 2
+        while candidate.casefold() in taken:
+            candidate = f"{name}_{k}_(AI)"
+            k += 1
+        return candidate
+
+    def _check_admin(self, by: str | None) -> None:
+        if by is not None and by != self.admin:
+            raise errors.NotAdmin
+
+    def set_public(self, public: bool, by: str | None = None) -> bool:
+        """Make the game listed (or not) before it starts. Returns whether it changed."""
+        if self.status is not Status.NOT_STARTED:
+            raise errors.GameAlreadyStarted("Cannot make the change - game already started")
+        self._check_admin(by)
+        changed = self.public != public
+        self.public = public
+        return changed
+
+    def start(self, by: str | None = None) -> None:
+        """Start the game: shuffle the seating, give everyone one card, deal round 1.
+
+        ``by`` is the nickname of whoever asks; only the admin may start. None skips the
+        check (for bots and tests that own the whole game).
+        """
+        if self.status is not Status.NOT_STARTED:
+            raise errors.GameAlreadyStarted
+        self._check_admin(by)
+        n = len(self.nicknames)
+        if n < MIN_PLAYERS:
+            raise errors.TooFewPlayers
+        seed = self._seed_source()
+        order = seating_order(seed, n)
+        self.nicknames = [self.nicknames[i] for i in order]
+        self.ai_agents = [self.ai_agents[i] for i in order]
+        self._cards = [1] * n
+        self._n_active = n
+        self._next = [(seat + 1) % n for seat in range(n)]
+        self.max_cards = max_cards(n)
+        self.public = False
+        self.status = Status.RUNNING
+        self.round_number = 0
+        self._begin_round(0, seed)
+
+    def _begin_round(self, first_seat: int, seed: bytes) -> None:
+        self.round_number += 1
+        self._seed = seed
+        self._hands, self._mask = deal_hands(seed, self._cards)
+        self._history = []
+        self._min_bet = 0
+        self._current = first_seat
+
+    def _next_active(self, seat: int) -> int:
+        """The next seat after ``seat`` whose player is still in the game."""
+        cards = self._cards
+        n = len(cards)
+        seat = (seat + 1) % n
+        while not cards[seat]:
+            seat = (seat + 1) % n
+        return seat
+
+    def _rebuild_next(self) -> None:
+        self._next = [self._next_active(seat) for seat in range(len(self._cards))]
+
+    # ------------------------------------------------------------------ playing
+
+    def apply(self, action_id: int, by: str | None = None) -> RoundRecord | None:
+        """Play ``action_id`` for the current player.
+
+        ``by`` names who is moving and is checked against the current player; None plays
+        for whoever's turn it is. A bet returns None; a check resolves the round and returns
+        its :class:`RoundRecord` (the next round, if any, is already dealt).
+        """
+        if self.status is not _RUNNING:
+            if self.status is Status.NOT_STARTED:
+                raise errors.GameNotStarted
+            raise errors.GameFinished
+        current = self._current
+        assert current is not None
+        if by is not None and by != self.nicknames[current]:
+            if by not in self.nicknames:
+                raise errors.UnknownPlayer
+            raise errors.NotYourTurn
+        if type(action_id) is not int or not 0 <= action_id <= CHECK:
+            raise errors.InvalidAction
+        min_bet = self._min_bet
+        if action_id < CHECK:
+            if action_id < min_bet:
+                raise errors.IllegalAction
+            self._history.append((current, action_id))
+            self._min_bet = action_id + 1
+            self._current = self._next[current]
+            return None
+        if not min_bet:
+            raise errors.IllegalAction
+        return self._resolve_check(current)
+
+    def _resolve_check(self, checker: int) -> RoundRecord:
+        history = self._history
+        bettor, bet = history[-1]
+        loser = checker if exists(bet, self._mask) else bettor
+        history.append((checker, CHECK))
+        history.append((loser, LOST_ROUND))
+        cards = self._cards
+        seed = self._seed
+        assert seed is not None
+        self._current = None
+        cards_before = tuple(cards)
+        cards[loser] += 1
+        if cards[loser] > self.max_cards:
+            cards[loser] = 0
+            self._n_active -= 1
+            self._rebuild_next()
+        ended = self._n_active == 1
+        record = RoundRecord(
+            self.round_number,
+            tuple(self.nicknames),
+            cards_before,
+            tuple(self.ai_agents),
+            self._hands,
+            history,
+            seed,
+            loser,
+            self.max_cards,
+            ended,
+        )
+        if ended:
+            # The final round stays as it ended: every hand shown, no new deal.
+            self.status = Status.FINISHED
+        else:
+            first = loser if cards[loser] else self._next_active(loser)
+            self._begin_round(first, self._seed_source())
+        return record
+
+    # ------------------------------------------------------------------ views and storage
+
+    def view_for(self, viewer: str | None = None) -> dict[str, Any]:
+        """What ``viewer`` (a nickname, or None for an observer) may see right now."""
+        from engine.views import view_for  # noqa: PLC0415 (views import this module)
+
+        return view_for(self, viewer)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as a JSON-ready dict, secrets included: for stores only."""
+        from engine.serialise import game_to_dict  # noqa: PLC0415
+
+        return game_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], seed_source: SeedSource | None = None) -> Game:
+        """Rebuild a game from :meth:`to_dict`, refusing an impossible state."""
+        from engine.serialise import game_from_dict  # noqa: PLC0415
+
+        return game_from_dict(data, seed_source)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.status.value} round={self.round_number} "
+            f"players={self.nicknames} turn={self.current_player}>"
+        )

@@ -1,0 +1,65 @@
+"""Play whole games between agents: for tests, benchmarks and tournaments.
+
+>>> from engine.agents import RandomAgent
+>>> result = play_game({"ann": RandomAgent(1), "ben": RandomAgent(2)}, seed=3)
+>>> result.winner in ("ann", "ben"), result.rounds[-1].ended_game
+(True, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from engine.agents.base import Agent
+from engine.dealing import SeedSource, seed_sequence
+from engine.game import Game, RoundRecord
+from engine.observation import Observation
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    winner: str
+    rounds: tuple[RoundRecord, ...]
+    seating: tuple[str, ...]
+    game: Game
+
+
+def play_game(
+    agents: Mapping[str, Agent],
+    *,
+    seed: int | bytes | str | None = None,
+    seed_source: SeedSource | None = None,
+    notify: bool = True,
+) -> GameResult:
+    """Play one game between ``agents`` (nickname -> agent) to the finish.
+
+    ``seed`` makes the game reproducible (seating and every deal); without it seeds come
+    from the cryptographic source. ``notify`` tells every agent each finished round.
+    """
+    if seed_source is None and seed is not None:
+        seed_source = seed_sequence(seed)
+    game = Game(seed_source=seed_source)
+    for nickname in agents:
+        game.join(nickname)
+    game.start()
+    by_seat = [agents[nick] for nick in game.nicknames]
+    seating = tuple(game.nicknames)
+    rounds: list[RoundRecord] = []
+    # One observation per seat, reused: each is a live window on the game.
+    observations = [Observation(game, seat) for seat in range(len(by_seat))]
+    apply = game.apply
+    while True:
+        seat = game.current_seat
+        assert seat is not None
+        record = apply(by_seat[seat].act(observations[seat]))
+        if record is not None:
+            rounds.append(record)
+            if notify:
+                for agent in by_seat:
+                    agent.round_ended(record)
+            if record.ended_game:
+                break
+    winner = game.winner
+    assert winner is not None
+    return GameResult(winner, tuple(rounds), seating, game)
