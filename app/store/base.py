@@ -1,0 +1,139 @@
+"""The persistence boundary: one protocol, one document shape, one conflict error.
+
+A game is stored as a :class:`GameDoc`: the engine's state dict plus what only the service
+knows (the players' secret UUIDs, the room number, the version, recent idempotent replies).
+Finished rounds are stored as :class:`RoundSnapshot` items holding the round's public record.
+
+Every save is conditional on the version that was read: a store raises :class:`Conflict`
+when someone else saved first, and then nothing of the attempted save is written. Snapshots
+passed to :meth:`GameStore.save` are written in the same atomic step as the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+
+class Conflict(Exception):
+    """The game changed (or was created) since it was read; nothing was written."""
+
+
+@dataclass(slots=True)
+class GameDoc:
+    """Everything stored about one game.
+
+    ``version`` is 1 when created and rises by one with every save. ``state`` is
+    ``engine.Game.to_dict()``; ``player_uuids`` maps nickname to the player's secret UUID
+    (canonical lower-case form); ``replies`` keeps recent idempotent responses by key.
+    """
+
+    game_uuid: str
+    room: int
+    state: dict[str, Any]
+    player_uuids: dict[str, str] = field(default_factory=dict)
+    version: int = 1
+    created_at: float = 0.0
+    last_modified: float = 0.0
+    expires_at: int = 0
+    replies: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        return bool(self.state.get("public"))
+
+    @property
+    def status(self) -> str:
+        return str(self.state.get("status"))
+
+    @property
+    def listed(self) -> bool:
+        """Whether the game belongs in the public list: public, and still in the lobby."""
+        return self.public and self.status == "Not started"
+
+    @property
+    def nicknames(self) -> list[str]:
+        return [p["nickname"] for p in self.state.get("players", [])]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_uuid": self.game_uuid,
+            "room": self.room,
+            "state": self.state,
+            "player_uuids": self.player_uuids,
+            "version": self.version,
+            "created_at": self.created_at,
+            "last_modified": self.last_modified,
+            "expires_at": self.expires_at,
+            "replies": self.replies,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameDoc:
+        return cls(
+            game_uuid=data["game_uuid"],
+            room=int(data["room"]),
+            state=data["state"],
+            player_uuids=dict(data.get("player_uuids", {})),
+            version=int(data["version"]),
+            created_at=float(data.get("created_at", 0.0)),
+            last_modified=float(data.get("last_modified", 0.0)),
+            expires_at=int(data.get("expires_at", 0)),
+            replies=dict(data.get("replies", {})),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSnapshot:
+    """A finished round: ``data`` is ``engine.RoundRecord.to_dict()`` (public, no secrets)."""
+
+    game_uuid: str
+    round_number: int
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PublicGame:
+    """An entry of the public game list."""
+
+    game_uuid: str
+    room: int
+    players: list[str]
+    last_modified: float
+
+
+class GameStore(Protocol):
+    """Where games live. Implementations: SqliteStore (embedded), DynamoStore (AWS)."""
+
+    def create(self, doc: GameDoc) -> None:
+        """Store a new game (version 1). Raises Conflict if the UUID is already taken."""
+
+    def load(self, game_uuid: str) -> GameDoc | None:
+        """The current document (a strongly consistent read), or None if unknown/expired."""
+
+    def save(
+        self, doc: GameDoc, expected_version: int, snapshots: Sequence[RoundSnapshot] = ()
+    ) -> None:
+        """Replace the game if its stored version is still ``expected_version``.
+
+        ``doc.version`` must be ``expected_version + 1``. The snapshots are written in the
+        same atomic step. Raises Conflict (writing nothing) when the version moved on or
+        the game does not exist.
+        """
+
+    def load_round(self, game_uuid: str, round_number: int) -> RoundSnapshot | None:
+        """The snapshot of one finished round."""
+
+    def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
+        """Every snapshot of a game, in round order."""
+
+    def list_public(self, since: float, limit: int) -> list[PublicGame]:
+        """Listed games (public, not started) modified at or after ``since``, newest first,
+        at most ``limit`` of them."""
+
+    def allocate_room(self) -> int:
+        """A small display number for a new game: 1, 2, 3, ... (wrapping is allowed)."""
+
+    def close(self) -> None:
+        """Release connections."""
