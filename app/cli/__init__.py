@@ -9,7 +9,14 @@ import typer
 
 
 def build() -> typer.Typer:
-    cli = typer.Typer(help="Blef: the bluffing card game service and its bot arena.", no_args_is_help=True)
+    cli = typer.Typer(
+        help="Blef: the bluffing card game service and its bot arena.", no_args_is_help=True
+    )
+
+    @cli.callback()
+    def blef() -> None:
+        """Blef: the bluffing card game service and its bot arena."""
+
     from app.cli import serve  # noqa: PLC0415
 
     serve.register(cli)

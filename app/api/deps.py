@@ -1,0 +1,78 @@
+"""Dependencies of the routes, as named ``Annotated`` aliases (swapped in tests with
+``app.dependency_overrides``)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+
+from app.service import GameService
+from app.service.errors import InvalidParameter
+from app.settings import Settings
+from app.store.factory import build_store
+
+
+class ServiceProvider:
+    """Builds the store and the service on first use (never at import or app creation)."""
+
+    def __init__(self, settings: Settings, service: GameService | None = None) -> None:
+        self.settings = settings
+        self._service = service
+        self._lock = threading.Lock()
+
+    def get(self) -> GameService:
+        if self._service is None:
+            with self._lock:
+                if self._service is None:
+                    self._service = GameService(build_store(self.settings), self.settings)
+        return self._service
+
+    def close(self) -> None:
+        if self._service is not None:
+            self._service.store.close()
+
+
+def get_service(request: Request) -> GameService:
+    provider: ServiceProvider = request.app.state.services
+    return provider.get()
+
+
+def bearer_credential(
+    authorization: Annotated[
+        str | None,
+        Header(description="`Bearer <player UUID>`: the player's (or admin's) secret"),
+    ] = None,
+) -> str | None:
+    if authorization is None or authorization == "":
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise InvalidParameter(
+            "Authorization", scheme, "Expected 'Bearer <player UUID>' in the Authorization header"
+        )
+    return token.strip()
+
+
+def idempotency_key(
+    key: Annotated[
+        str | None,
+        Header(
+            alias="Idempotency-Key",
+            description="Makes a POST safe to retry: a repeat gets the first answer",
+        ),
+    ] = None,
+) -> str | None:
+    if key is None:
+        return None
+    if not 1 <= len(key) <= 128 or not key.isascii() or not key.isprintable():
+        raise InvalidParameter(
+            "Idempotency-Key", key, "Must be 1 to 128 printable ASCII characters"
+        )
+    return key
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+BearerDep = Annotated[str | None, Depends(bearer_credential)]
+IdempotencyKeyDep = Annotated[str | None, Depends(idempotency_key)]

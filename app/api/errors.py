@@ -1,0 +1,77 @@
+"""Every error's HTTP status, decided here and nowhere else, and the handlers that send
+``{"error": <message>, "code": <code>}`` for each of them."""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.service import errors as service
+from engine import errors as rules
+
+log = logging.getLogger("blef.api")
+
+STATUS: Final[dict[type[rules.BlefError], int]] = {
+    rules.GameAlreadyStarted: 403,
+    rules.RoomFull: 403,
+    rules.TooFewPlayers: 403,
+    service.ConflictError: 409,
+    service.GameNotFinished: 409,
+    service.IdempotencyKeyReused: 422,
+    rules.InvalidState: 500,
+}
+"""Statuses other than 400, the established answer to every other refusal."""
+
+
+def status_of(error: rules.BlefError) -> int:
+    for cls in type(error).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return 400
+
+
+def error_response(status: int, message: str, code: str) -> JSONResponse:
+    return JSONResponse({"error": message, "code": code}, status_code=status)
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        if tuple(err.get("loc", ())) == ("body",):
+            return "Bad request: expected a JSON object body (Content-Type: application/json)"
+        where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "Bad request: " + "; ".join(parts)
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(rules.BlefError)
+    async def blef_error(_: Request, exc: rules.BlefError) -> JSONResponse:
+        status = status_of(exc)
+        if status >= 500:
+            log.error("stored game failed validation", extra={"code": exc.code})
+        return error_response(status, exc.message, exc.code)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(400, _validation_message(exc), "invalid_request")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+        response = error_response(
+            exc.status_code, str(exc.detail), codes.get(exc.status_code, "http_error")
+        )
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", extra={"error_type": type(exc).__name__})
+        return error_response(500, "Internal error", "internal")

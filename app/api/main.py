@@ -1,0 +1,59 @@
+"""The FastAPI application. :func:`create_app` builds it; nothing happens at import."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.middleware.cors import CORSMiddleware
+
+from app.api import errors
+from app.api.deps import ServiceProvider
+from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
+from app.api.routes import listing, lobby, play
+from app.logs import configure_logging
+from app.service import GameService
+from app.settings import Settings, get_settings
+
+DESCRIPTION = """\
+The Blef card game as a service: create and join games, start them, bet and check, poll the
+state, read finished rounds, list public games. Drop-in compatible with the established Blef
+API (every route as GET with query parameters), plus POST forms with JSON bodies, Bearer
+credentials, `Idempotency-Key` retries, versions with ETag/304 and 409 on lost races.
+See api_docs/guide.md.
+"""
+
+
+def create_app(settings: Settings | None = None, service: GameService | None = None) -> FastAPI:
+    """Build the app. The store is opened on the first request that needs it."""
+    settings = settings or get_settings()
+    provider = ServiceProvider(settings, service)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        provider.close()
+
+    app = FastAPI(
+        title="Blef",
+        version="1.0.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.services = provider
+    configure_logging()
+    errors.install(app)
+    app.include_router(lobby.router)
+    app.include_router(play.router)
+    app.include_router(listing.router)
+    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.add_middleware(
+        CORSMiddleware,
+        allow_origins=["*"],
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=["*"],
+        expose_headers=["ETag", "X-Request-ID"],
+    )
+    app.add_middleware(RequestLogMiddleware)
+    return app

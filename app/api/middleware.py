@@ -1,0 +1,135 @@
+"""ASGI middleware: a request id and one access-log line per request, and a bound on the
+size of request bodies (413 past it)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+import uuid
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.logs import request_id
+
+log = logging.getLogger("blef.access")
+_SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+
+
+def _incoming_request_id(scope: Scope) -> str:
+    context = scope.get("aws.context")
+    aws_id = getattr(context, "aws_request_id", None)
+    if isinstance(aws_id, str) and _SAFE_ID.fullmatch(aws_id):
+        return str(aws_id)
+    for name, value in scope.get("headers", ()):
+        if name == b"x-request-id":
+            text = str(value.decode("latin-1"))
+            if _SAFE_ID.fullmatch(text):
+                return text
+    return uuid.uuid4().hex
+
+
+class RequestLogMiddleware:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = _incoming_request_id(scope)
+        token = request_id.set(rid)
+        started = time.perf_counter()
+        status = 500
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                headers = list(message.get("headers", []))
+                headers.append((b"x-request-id", rid.encode()))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            route = scope.get("route")
+            log.info(
+                "request",
+                extra={
+                    "method": scope.get("method"),
+                    "route": getattr(route, "path", None) or "unmatched",
+                    "status": status,
+                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                },
+            )
+            request_id.reset(token)
+
+
+class BodyLimitMiddleware:
+    """Read at most ``limit`` bytes of a request body; answer 413 past that."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = self.limit + 1
+                if declared > self.limit:
+                    await self._too_large(send)
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.limit:
+                await self._too_large(send)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        whole = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send) -> None:
+        payload: dict[str, Any] = {
+            "error": f"Request body too large: at most {self.limit} bytes",
+            "code": "body_too_large",
+        }
+        body = json.dumps(payload).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 413,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"connection", b"close"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

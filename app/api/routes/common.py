@@ -1,0 +1,31 @@
+"""Bits shared by the route modules: documented error responses and JSON replies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.responses import JSONResponse
+
+from app.api.schemas import ErrorBody
+
+_DESCRIPTIONS = {
+    400: "Bad input or a move the rules refuse (see `code`)",
+    403: "Refused in this state: game started, room full, too few players",
+    409: "Lost a race or a stale `expected_version`: nothing was applied",
+    413: "Request body too large",
+    422: "Idempotency-Key reused for a different request",
+}
+
+
+def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI entries for the error statuses a route can answer."""
+    return {s: {"model": ErrorBody, "description": _DESCRIPTIONS[s]} for s in statuses}
+
+
+def reply(body: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(body, status_code=status)
+
+
+def credential(header: str | None, query: str | None) -> str | None:
+    """The Bearer header if sent, else the established query parameter."""
+    return header if header is not None else query

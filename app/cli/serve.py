@@ -1,0 +1,40 @@
+"""``blef serve``: the API on the embedded store (or DynamoDB), with uvicorn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on")] = 8000,
+    db: Annotated[
+        Path | None, typer.Option(help="SQLite file (default ./blef.db, or BLEF_DB_PATH)")
+    ] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level")] = "warning",
+) -> None:
+    """Serve the Blef API. Set BLEF_STORE=dynamodb (with BLEF_TABLE_NAME and optionally
+    BLEF_DYNAMODB_ENDPOINT) to use DynamoDB instead of the SQLite file."""
+    import uvicorn  # noqa: PLC0415
+
+    from app.api.main import create_app  # noqa: PLC0415
+    from app.settings import Settings  # noqa: PLC0415
+
+    settings = Settings() if db is None else Settings(db_path=db)
+    where = settings.db_path if settings.store == "sqlite" else f"DynamoDB {settings.table_name}"
+    typer.echo(f"Blef API on http://{host}:{port} (store: {where}); docs at /docs")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level=log_level,
+        timeout_keep_alive=5,
+        limit_concurrency=1000,
+    )
+
+
+def register(cli: typer.Typer) -> None:
+    cli.command("serve")(serve)

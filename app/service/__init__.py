@@ -1,0 +1,3 @@
+from app.service.games import GameService, StateReply
+
+__all__ = ["GameService", "StateReply"]

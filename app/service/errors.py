@@ -1,0 +1,67 @@
+"""Errors of the service layer. Like the engine's, each has a stable ``code`` and a message;
+the HTTP status of every error (engine or service) is decided in one place, app/api/errors.py.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from engine.errors import BlefError
+
+_ECHO_LIMIT = 80
+
+
+class ServiceError(BlefError):
+    code: ClassVar[str] = "service_error"
+
+
+class GameNotFound(ServiceError):
+    code = "game_not_found"
+    default_message = "Game does not exist"
+
+
+class InvalidParameter(ServiceError):
+    """A parameter that is missing or not of the right form, in the established wording:
+    ``Bad input value in '<name>': <value>`` then a newline and the reason."""
+
+    code = "invalid_parameter"
+
+    def __init__(self, name: str, value: object, reason: str) -> None:
+        shown = "" if value is None else str(value)
+        if len(shown) > _ECHO_LIMIT:
+            shown = shown[:_ECHO_LIMIT] + "..."
+        self.parameter = name
+        super().__init__(f"Bad input value in '{name}': {shown}\n{reason}")
+
+
+class MissingParameter(InvalidParameter):
+    code = "missing_parameter"
+
+
+class ConflictError(ServiceError):
+    code = "conflict"
+    default_message = (
+        "The game changed while this request was being handled; nothing was applied."
+        " Fetch the state and try again"
+    )
+
+
+class StaleVersion(ConflictError):
+    default_message = "The game has moved on since the version you sent; nothing was applied"
+
+
+class GameNotFinished(ServiceError):
+    code = "game_not_finished"
+    default_message = "The game has not finished yet; its record is available once it has"
+
+
+class IdempotencyKeyReused(ServiceError):
+    code = "idempotency_key_reused"
+    default_message = "This Idempotency-Key was already used for a different request"
+
+
+class NotAPlayer(ServiceError):
+    """Credentials that name no player (or an AI player) of this game."""
+
+    code = "unknown_player"
+    default_message = "The UUID does not match any active player"

@@ -1,0 +1,87 @@
+"""Parsing of the identifiers clients send: game and player UUIDs, round numbers, actions.
+
+UUIDs are accepted in any form Python's :class:`uuid.UUID` reads (upper or lower case,
+braces, a ``urn:uuid:`` prefix) and matched in their canonical lower-case form.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from app.service.errors import InvalidParameter, MissingParameter
+from engine.facts import CHECK
+
+_MAX_UUID_TEXT = 64
+
+
+def canonical_uuid(value: str | None, name: str, missing: str, invalid: str) -> str:
+    if value is None or value == "":
+        raise MissingParameter(name, value, missing)
+    if len(value) > _MAX_UUID_TEXT:
+        raise InvalidParameter(name, value, invalid)
+    try:
+        return str(uuid.UUID(value.strip()))
+    except ValueError:
+        raise InvalidParameter(name, value, invalid) from None
+
+
+def game_uuid(value: str | None) -> str:
+    return canonical_uuid(
+        value, "game_uuid", "Game UUID missing - please supply it", "Invalid game UUID"
+    )
+
+
+def player_uuid(value: str | None) -> str:
+    return canonical_uuid(
+        value, "player_uuid", "Player UUID missing - please supply it", "Invalid player UUID"
+    )
+
+
+def admin_uuid(value: str | None) -> str:
+    return canonical_uuid(
+        value, "admin_uuid", "Admin UUID missing - please supply it", "Invalid admin UUID"
+    )
+
+
+_ACTION_REASON = f"Action ID must be an integer between 0 and {CHECK}"
+
+
+def action_id(value: object) -> int:
+    """An action id from a query string (text) or a JSON body (an integer, never a bool)."""
+    if value is None or value == "":
+        raise MissingParameter("action_id", value, "Action ID missing - please supply it")
+    if isinstance(value, bool):
+        raise InvalidParameter("action_id", value, _ACTION_REASON)
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        if len(value.strip()) > 3:
+            raise InvalidParameter("action_id", value, _ACTION_REASON)
+        number = int(value.strip())
+    else:
+        raise InvalidParameter("action_id", value, _ACTION_REASON)
+    if not 0 <= number <= CHECK:
+        raise InvalidParameter("action_id", value, _ACTION_REASON)
+    return number
+
+
+_ROUND_REASON = (
+    "The round parameter is invalid - must be an integer between 1 and the current round,"
+    " or -1, or blank"
+)
+
+
+def round_number(value: str | None) -> int | None:
+    """A requested round: None for the current one (blank or -1), else a positive integer."""
+    if value is None or value.strip() in ("", "-1"):
+        return None
+    text = value.strip()
+    if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) == 0:
+        raise InvalidParameter("round", value, _ROUND_REASON)
+    return int(text)
+
+
+def nickname(value: str | None) -> str:
+    if value is None or value == "":
+        raise MissingParameter("nickname", value, "Nickname missing - please supply it")
+    return value

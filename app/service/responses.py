@@ -1,0 +1,89 @@
+"""The shapes of what the service answers: the established state object, snapshots, the
+public list and the game record. Built from engine views and round records only, never from
+raw state, so no secret can slip in; the ``public`` flag is the string "true"/"false" that
+the established iOS client requires.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.store.base import GameDoc, PublicGame
+
+Body = dict[str, Any]
+
+
+def _flag(value: object) -> str:
+    return "true" if value else "false"
+
+
+def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
+    """The state object for a view of the current round (see engine.views.view_for)."""
+    body: Body = {
+        "game_uuid": doc.game_uuid,
+        "admin_nickname": view["admin_nickname"],
+        "public": _flag(view["public"]),
+        "status": view["status"],
+        "round_number": view["round_number"],
+        "max_cards": view["max_cards"],
+        "room": doc.room,
+        "players": view["players"],
+        "hands": view["hands"],
+        "cp_nickname": view["cp_nickname"],
+        "history": view["history"],
+        "last_modified": doc.last_modified,
+        "version": doc.version,
+        "commitment": view["commitment"],
+    }
+    for optional in ("legal_actions", "seed", "winner"):
+        if optional in view:
+            body[optional] = view[optional]
+    return body
+
+
+def snapshot_body(doc: GameDoc, snapshot: dict[str, Any]) -> Body:
+    """The state object for a finished round (engine.RoundRecord.to_dict()): every hand,
+    the history ending with the 89 event, and the round's seed."""
+    return {
+        "game_uuid": doc.game_uuid,
+        "admin_nickname": doc.state.get("admin"),
+        "public": _flag(doc.state.get("public")),
+        "status": snapshot["status"],
+        "round_number": snapshot["round_number"],
+        "max_cards": snapshot["max_cards"],
+        "room": doc.room,
+        "players": snapshot["players"],
+        "hands": snapshot["hands"],
+        "cp_nickname": None,
+        "history": snapshot["history"],
+        "last_modified": doc.last_modified,
+        "version": doc.version,
+        "commitment": snapshot["commitment"],
+        "seed": snapshot["seed"],
+        "loser": snapshot["loser"],
+    }
+
+
+def list_entry(game: PublicGame) -> Body:
+    return {
+        "game_uuid": game.game_uuid,
+        "room": game.room,
+        "players": list(game.players),
+        "last_modified": game.last_modified,
+    }
+
+
+def record_body(doc: GameDoc, rounds: list[dict[str, Any]]) -> Body:
+    state = doc.state
+    winner = next((p["nickname"] for p in state["players"] if p["n_cards"]), None)
+    return {
+        "game_uuid": doc.game_uuid,
+        "room": doc.room,
+        "status": state["status"],
+        "max_cards": state["max_cards"],
+        "players": [
+            {k: v for k, v in p.items() if k in ("nickname", "ai_agent")} for p in state["players"]
+        ],
+        "winner": winner,
+        "rounds": rounds,
+    }

@@ -1,0 +1,44 @@
+"""Service settings, read from the environment (prefix ``BLEF_``) once, when first asked for.
+
+Nothing is read at import time: :func:`get_settings` builds the settings on first call and
+caches them; tests build their own :class:`Settings` and pass them in.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="BLEF_", extra="ignore")
+
+    store: Literal["sqlite", "dynamodb"] = "sqlite"
+    """Which database holds the games: the embedded SQLite file, or DynamoDB."""
+    db_path: Path = Path("blef.db")
+    """The SQLite file (``store=sqlite``)."""
+    table_name: str = "blef-games"
+    """The DynamoDB table (``store=dynamodb``)."""
+    dynamodb_endpoint: str | None = None
+    """A DynamoDB endpoint URL to use instead of AWS's (e.g. a local emulator)."""
+    aws_region: str | None = None
+
+    game_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60)
+    """A game expires this long after its last change (the DynamoDB TTL attribute)."""
+    public_list_window_seconds: int = Field(default=30 * 60, ge=1)
+    """The public list shows games changed within this window."""
+    max_listed_games: int = Field(default=100, ge=1, le=1000)
+    """The most games the public list returns at once."""
+    max_body_bytes: int = Field(default=16 * 1024, ge=256)
+    """Request bodies above this size are refused with 413."""
+    max_ai_moves_per_request: int = Field(default=10_000, ge=1)
+    """A safety bound on AI moves made within one request."""
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,20 @@
+"""Build the store the settings ask for (imported lazily: boto3 only when DynamoDB is used)."""
+
+from __future__ import annotations
+
+from app.settings import Settings
+from app.store.base import GameStore
+
+
+def build_store(settings: Settings) -> GameStore:
+    if settings.store == "dynamodb":
+        from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when needed)
+
+        return DynamoStore(
+            settings.table_name,
+            endpoint_url=settings.dynamodb_endpoint,
+            region_name=settings.aws_region,
+        )
+    from app.store.sqlite import SqliteStore  # noqa: PLC0415
+
+    return SqliteStore(settings.db_path)

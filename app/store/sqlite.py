@@ -1,0 +1,218 @@
+"""The embedded store: one SQLite file in WAL mode, safe to share between threads.
+
+Each thread gets its own connection. A save is one ``BEGIN IMMEDIATE`` transaction: an
+``UPDATE ... WHERE version = ?`` of the game row and the inserts of its round snapshots, so
+either all of it is written or none. ``synchronous=NORMAL`` in WAL mode keeps every
+committed change through a crash of the process; a power cut may lose the last commits.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from app.store.base import Conflict, GameDoc, PublicGame, RoundSnapshot
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    game_uuid     TEXT PRIMARY KEY,
+    version       INTEGER NOT NULL,
+    doc           TEXT NOT NULL,
+    listed        INTEGER NOT NULL,
+    last_modified REAL NOT NULL,
+    expires_at    INTEGER NOT NULL,
+    room          INTEGER NOT NULL,
+    nicknames     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_listed ON games (listed, last_modified);
+CREATE TABLE IF NOT EXISTS rounds (
+    game_uuid     TEXT NOT NULL,
+    round_number  INTEGER NOT NULL,
+    data          TEXT NOT NULL,
+    expires_at    INTEGER NOT NULL,
+    PRIMARY KEY (game_uuid, round_number)
+);
+CREATE TABLE IF NOT EXISTS counters (
+    name  TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+"""
+
+_ROOM_WRAP = 9999
+
+
+class SqliteStore:
+    """Games in a SQLite file (``":memory:"`` is refused: threads would not share it)."""
+
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
+        self.path = str(path)
+        if self.path == ":memory:":
+            raise ValueError("SqliteStore needs a file; threads cannot share ':memory:'")
+        self._busy_timeout_ms = busy_timeout_ms
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._schema_ready = False
+
+    # ------------------------------------------------------------------ connections
+
+    def _connection(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            with self._lock:
+                if not self._schema_ready:
+                    conn.executescript(_SCHEMA)
+                    self._schema_ready = True
+                self._connections.append(conn)
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._connection()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    # ------------------------------------------------------------------ the protocol
+
+    @staticmethod
+    def _row(doc: GameDoc) -> tuple[int, str, int, float, int, int, str, str]:
+        return (
+            doc.version,
+            json.dumps(doc.to_dict(), separators=(",", ":")),
+            int(doc.listed),
+            doc.last_modified,
+            doc.expires_at,
+            doc.room,
+            json.dumps(doc.nicknames),
+            doc.game_uuid,
+        )
+
+    def create(self, doc: GameDoc) -> None:
+        try:
+            with self._write() as conn:
+                conn.execute(
+                    "INSERT INTO games (version, doc, listed, last_modified, expires_at, room,"
+                    " nicknames, game_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    self._row(doc),
+                )
+        except sqlite3.IntegrityError:
+            raise Conflict(f"game {doc.game_uuid} already exists") from None
+
+    def load(self, game_uuid: str) -> GameDoc | None:
+        row = (
+            self._connection()
+            .execute("SELECT doc, expires_at FROM games WHERE game_uuid = ?", (game_uuid,))
+            .fetchone()
+        )
+        if row is None or (row[1] and row[1] < time.time()):
+            return None
+        return GameDoc.from_dict(json.loads(row[0]))
+
+    def save(
+        self, doc: GameDoc, expected_version: int, snapshots: Sequence[RoundSnapshot] = ()
+    ) -> None:
+        if doc.version != expected_version + 1:
+            raise ValueError("a saved game's version must be one above the version read")
+        with self._write() as conn:
+            updated = conn.execute(
+                "UPDATE games SET version = ?, doc = ?, listed = ?, last_modified = ?,"
+                " expires_at = ?, room = ?, nicknames = ? WHERE game_uuid = ? AND version = ?",
+                (*self._row(doc), expected_version),
+            ).rowcount
+            if updated != 1:
+                raise Conflict(f"game {doc.game_uuid} is not at version {expected_version}")
+            try:
+                conn.executemany(
+                    "INSERT INTO rounds (game_uuid, round_number, data, expires_at)"
+                    " VALUES (?, ?, ?, ?)",
+                    [
+                        (
+                            s.game_uuid,
+                            s.round_number,
+                            json.dumps(s.data, separators=(",", ":")),
+                            doc.expires_at,
+                        )
+                        for s in snapshots
+                    ],
+                )
+            except sqlite3.IntegrityError:
+                raise Conflict("that round snapshot already exists") from None
+
+    def load_round(self, game_uuid: str, round_number: int) -> RoundSnapshot | None:
+        row = (
+            self._connection()
+            .execute(
+                "SELECT data FROM rounds WHERE game_uuid = ? AND round_number = ?",
+                (game_uuid, round_number),
+            )
+            .fetchone()
+        )
+        return None if row is None else RoundSnapshot(game_uuid, round_number, json.loads(row[0]))
+
+    def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT round_number, data FROM rounds WHERE game_uuid = ? ORDER BY round_number",
+                (game_uuid,),
+            )
+            .fetchall()
+        )
+        return [RoundSnapshot(game_uuid, n, json.loads(data)) for n, data in rows]
+
+    def list_public(self, since: float, limit: int) -> list[PublicGame]:
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT game_uuid, room, nicknames, last_modified FROM games"
+                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?"
+                " ORDER BY last_modified DESC LIMIT ?",
+                (since, int(time.time()), limit),
+            )
+            .fetchall()
+        )
+        return [PublicGame(g, room, json.loads(nicks), lm) for g, room, nicks, lm in rows]
+
+    def allocate_room(self) -> int:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO counters (name, value) VALUES ('room', 1)"
+                " ON CONFLICT (name) DO UPDATE SET value = value + 1"
+            )
+            (value,) = conn.execute("SELECT value FROM counters WHERE name = 'room'").fetchone()
+        return (int(value) - 1) % _ROOM_WRAP + 1
+
+    def purge_expired(self, now: float | None = None) -> int:
+        """Delete expired games and their rounds; returns how many games went."""
+        cutoff = int(time.time() if now is None else now)
+        with self._write() as conn:
+            conn.execute(
+                "DELETE FROM rounds WHERE game_uuid IN"
+                " (SELECT game_uuid FROM games WHERE expires_at < ?)",
+                (cutoff,),
+            )
+            return conn.execute("DELETE FROM games WHERE expires_at < ?", (cutoff,)).rowcount
