@@ -19,7 +19,7 @@ True
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any, Final, NamedTuple
 
 from engine import errors
@@ -39,7 +39,7 @@ from engine.facts import (
 from engine.sets import exists
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """The three states of a game, spelled as the API spells them."""
 
     NOT_STARTED = "Not started"
@@ -123,9 +123,14 @@ class RoundRecord(NamedTuple):
         return tuple(Move(self.nicknames[s], a) for s, a in self.seats_history)
 
     @property
-    def checked_bet(self) -> int:
-        """The bet that was checked (the entry before the check)."""
-        return self.seats_history[-3][1]
+    def forfeited(self) -> bool:
+        """Whether the round ended because its loser forfeited (see :meth:`Game.forfeit`)."""
+        return len(self.seats_history) < 2 or self.seats_history[-2][1] != CHECK
+
+    @property
+    def checked_bet(self) -> int | None:
+        """The bet that was checked (the entry before the check); None after a forfeit."""
+        return None if self.forfeited else self.seats_history[-3][1]
 
     @property
     def commitment(self) -> str:
@@ -454,6 +459,51 @@ class Game:
             self.status = Status.FINISHED
         else:
             first = loser if cards[loser] else self._next_active(loser)
+            self._begin_round(first, self._seed_source())
+        return record
+
+    def forfeit(self, nickname: str) -> RoundRecord:
+        """Eliminate ``nickname`` at once, e.g. a bot that crashed, answered late or cheated.
+
+        The round in play ends there: its history closes with the lost-round event (89)
+        for the forfeiting player, with no check before it. If one player is left the game
+        is finished; otherwise a new round is dealt, begun by the player whose turn it was
+        (or the next one, if that was the forfeiting player). Returns the abandoned round.
+        """
+        if self.status is not _RUNNING:
+            if self.status is Status.NOT_STARTED:
+                raise errors.GameNotStarted
+            raise errors.GameFinished
+        seat = self.seat_of(nickname)
+        cards = self._cards
+        if not cards[seat]:
+            raise errors.UnknownPlayer(f"{nickname!r} is already out of the game")
+        current = self._current
+        assert current is not None
+        assert self._seed is not None
+        self._history.append((seat, LOST_ROUND))
+        cards_before = tuple(cards)
+        cards[seat] = 0
+        self._n_active -= 1
+        self._rebuild_next()
+        ended = self._n_active == 1
+        record = RoundRecord(
+            self.round_number,
+            tuple(self.nicknames),
+            cards_before,
+            tuple(self.ai_agents),
+            self._hands,
+            self._history,
+            self._seed,
+            seat,
+            self.max_cards,
+            ended,
+        )
+        self._current = None
+        if ended:
+            self.status = Status.FINISHED
+        else:
+            first = current if current != seat else self._next[seat]
             self._begin_round(first, self._seed_source())
         return record
 

@@ -164,7 +164,7 @@ def game_from_dict(data: Any, seed_source: SeedSource | None = None) -> Game:
         _require(not history and current is None, "no moves before the start")
         return game
 
-    _require(MIN_PLAYERS <= n, "a started game has at least two players")
+    _require(n >= MIN_PLAYERS, "a started game has at least two players")
     _require(top == max_cards(n), f"max_cards must be {max_cards(n)} for {n} players")
     _require(rnd >= 1, "a started game is in round 1 or later")
     _require(not public, "a started game is private")
@@ -189,22 +189,26 @@ def game_from_dict(data: Any, seed_source: SeedSource | None = None) -> Game:
         game._min_bet = history[-1][1] + 1 if history else 0
         return game
 
-    # Finished: the final round as it ended.
+    # Finished: the final round as it ended, by a check or by a forfeit.
     _require(active == 1, "a finished game has exactly one player left")
     _require(current is None, "nobody moves in a finished game")
-    _require(len(history) >= 3, "the final round ends with a bet, a check and a loser")
-    (checker, check), (loser, lost) = history[-2], history[-1]
-    _require(check == CHECK and lost == LOST_ROUND, "the final round ends with 88 then 89")
-    bets = history[:-2]
+    _require(len(history) >= 1 and history[-1][1] == LOST_ROUND, "the final round has a loser")
+    loser = history[-1][0]
     before = [len(h) for h in hands]
-    _require(before[loser] == top and cards[loser] == 0, "the final loser went over the maximum")
-    _check_bets(bets, before)
-    _require(checker == _next_active(before, bets[-1][0]), "the check came out of turn")
-    bettor, bet = bets[-1]
-    _require(loser == (checker if exists(bet, mask) else bettor), "the wrong player lost")
+    _require(cards[loser] == 0 and before[loser] > 0, "the final loser left the game")
     for seat in range(n):
         if seat != loser:
             _require(cards[seat] == before[seat], "only the loser's count changes")
+    if len(history) >= 3 and history[-2][1] == CHECK:
+        checker = history[-2][0]
+        bets = history[:-2]
+        _require(before[loser] == top, "the final loser went over the maximum")
+        _check_bets(bets, before)
+        _require(checker == _next_active(before, bets[-1][0]), "the check came out of turn")
+        bettor, bet = bets[-1]
+        _require(loser == (checker if exists(bet, mask) else bettor), "the wrong player lost")
+    else:  # a forfeit: only rising bets before it
+        _check_bets(history[:-1], before)
     return game
 
 
@@ -214,7 +218,9 @@ def round_record_from_dict(data: Any) -> RoundRecord:
     nicknames, before, agents = _players(data)
     n = len(nicknames)
     seed = _seed(data.get("seed"))
-    hands, mask = _hands([[c["value"] * 4 + c["colour"] for c in h] for h in _hand_lists(data, nicknames)], n, seed)
+    hands, mask = _hands(
+        [[c["value"] * 4 + c["colour"] for c in h] for h in _hand_lists(data, nicknames)], n, seed
+    )
     seat_of = {nick: i for i, nick in enumerate(nicknames)}
     raw_history = data.get("history")
     _require(isinstance(raw_history, list), "history must be a list")
@@ -258,7 +264,11 @@ def _hand_lists(data: dict[str, Any], nicknames: list[str]) -> list[list[dict[st
         _require(ok and isinstance(entry.get("hand"), list), "bad hand entry")
         cards = entry["hand"]
         for card in cards:
-            good = isinstance(card, dict) and _is_int(card.get("value")) and _is_int(card.get("colour"))
+            good = (
+                isinstance(card, dict)
+                and _is_int(card.get("value"))
+                and _is_int(card.get("colour"))
+            )
             _require(good and 0 <= card["value"] < 6 and 0 <= card["colour"] < 4, "bad card")
         by_nick[entry["nickname"]] = cards
     return [by_nick.get(nick, []) for nick in nicknames]
