@@ -43,7 +43,7 @@ def admin_uuid(value: str | None) -> str:
     )
 
 
-_ACTION_REASON = f"Action ID must be an integer between 0 and {CHECK}"
+ACTION_REASON = f"Action ID must be an integer between 0 and {CHECK}"
 
 
 def action_id(value: object) -> int:
@@ -51,17 +51,17 @@ def action_id(value: object) -> int:
     if value is None or value == "":
         raise MissingParameter("action_id", value, "Action ID missing - please supply it")
     if isinstance(value, bool):
-        raise InvalidParameter("action_id", value, _ACTION_REASON)
+        raise InvalidParameter("action_id", value, ACTION_REASON)
     if isinstance(value, int):
         number = value
     elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
         if len(value.strip()) > 3:
-            raise InvalidParameter("action_id", value, _ACTION_REASON)
+            raise InvalidParameter("action_id", value, ACTION_REASON)
         number = int(value.strip())
     else:
-        raise InvalidParameter("action_id", value, _ACTION_REASON)
+        raise InvalidParameter("action_id", value, ACTION_REASON)
     if not 0 <= number <= CHECK:
-        raise InvalidParameter("action_id", value, _ACTION_REASON)
+        raise InvalidParameter("action_id", value, ACTION_REASON)
     return number
 
 

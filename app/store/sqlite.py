@@ -64,8 +64,12 @@ class SqliteStore:
     def _connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
+            # Each connection is used by its own thread only; the flag lets close() run anywhere.
             conn = sqlite3.connect(
-                self.path, timeout=self._busy_timeout_ms / 1000, isolation_level=None
+                self.path,
+                timeout=self._busy_timeout_ms / 1000,
+                isolation_level=None,
+                check_same_thread=False,
             )
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
             conn.execute("PRAGMA journal_mode = WAL")

@@ -10,6 +10,8 @@ from fastapi.responses import JSONResponse, Response
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
 from app.api.routes.common import credential, errors, reply
 from app.api.schemas import GameRecord, GameState, PlayRequest
+from app.service.errors import InvalidParameter
+from app.service.ids import ACTION_REASON
 
 router = APIRouter(tags=["play"])
 
@@ -59,9 +61,9 @@ def play_post(
 ) -> JSONResponse:
     expected = body.expected_version
     if expected is not None and (type(expected) is not int or expected < 1):
-        from app.service.errors import InvalidParameter  # noqa: PLC0415
-
         raise InvalidParameter("expected_version", expected, "Must be a positive integer")
+    if isinstance(body.action_id, str):  # JSON carries numbers as numbers
+        raise InvalidParameter("action_id", body.action_id, ACTION_REASON)
     result = service.play(
         game_uuid,
         credential(bearer, player_uuid),
