@@ -208,7 +208,7 @@ def test_the_game_record_is_refused_with_409_until_the_game_finishes(
         ("post", "/games/{g}/join", {"json": {"nickname": True}}),
         ("post", "/games/{g}/join", {"json": {}}),
         ("post", "/games/{g}/invite-aiagent", {"json": {"agent_name": "Nobody"}}),
-        ("get", "/games/{g}/play", {"params": {"action_id": "5"}}),
+        ("get", "/games/{g}/play", {"params": {"action_id": "5"}, "headers": {}}),
         ("get", "/games/{g}", {"params": {"round": "9" * 50}}),
         ("get", "/games/{g}", {"params": {"player_uuid": "x" * 10000}, "headers": {}}),
         ("get", "/games/{g}", {"headers": {"Authorization": "Basic abc"}}),

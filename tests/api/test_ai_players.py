@@ -1,0 +1,96 @@
+"""AI players invited through the established route play their turns within the request that
+made it their turn: a human plays only their own turns, on Lambda or locally alike."""
+
+from __future__ import annotations
+
+import random
+
+from fastapi.testclient import TestClient
+
+from engine.agents import AGENTS
+from tests.support.api import Blef, bearer, next_action
+
+
+def test_a_game_with_one_human_and_ai_players_runs_to_the_end(
+    blef: Blef, client: TestClient
+) -> None:
+    game = blef.create()
+    human = blef.join(game, "alice")
+    for name in ("Dazhbog", "Porevit", "random"):
+        response = client.get(
+            f"/games/{game}/invite-aiagent", params={"admin_uuid": human, "agent_name": name}
+        )
+        assert response.status_code == 200, response.text
+    blef.start(game, human)
+    rng = random.Random(2)
+    human_moves = 0
+    for _ in range(2000):
+        state = client.get(f"/games/{game}", headers=bearer(human)).json()
+        if state["status"] == "Finished":
+            break
+        if state["cp_nickname"] != "alice":
+            # The human was eliminated and the AI players finished the game themselves,
+            # or it is never anyone else's turn between requests.
+            raise AssertionError(f"waiting on {state['cp_nickname']} between requests")
+        response = blef.play(game, human, next_action(state, rng))
+        assert response.status_code == 200, response.text
+        human_moves += 1
+    final = client.get(f"/games/{game}").json()
+    assert final["status"] == "Finished"
+    assert human_moves > 0
+    record = client.get(f"/games/{game}/record").json()
+    players_of_rounds = {m["player"] for r in record["rounds"] for m in r["history"]}
+    assert {"Dazhbog_(AI)", "Porevit_(AI)", "random_(AI)"} <= players_of_rounds
+
+
+def test_ai_nicknames_follow_the_established_pattern(blef: Blef, client: TestClient) -> None:
+    game = blef.create()
+    admin = blef.join(game, "alice")
+    messages = [
+        client.get(
+            f"/games/{game}/invite-aiagent", params={"admin_uuid": admin, "agent_name": "random"}
+        ).json()["message"]
+        for _ in range(3)
+    ]
+    assert messages == [
+        "random_(AI) joined the game",
+        "random_2_(AI) joined the game",
+        "random_3_(AI) joined the game",
+    ]
+    players = blef.state(game)["players"]
+    assert [p.get("ai_agent") for p in players] == [None, "random", "random", "random"]
+
+
+def test_every_built_in_agent_can_be_invited_by_its_own_name(
+    blef: Blef, client: TestClient
+) -> None:
+    game = blef.create()
+    admin = blef.join(game, "alice")
+    for name in sorted(AGENTS)[:7]:
+        response = client.post(
+            f"/games/{game}/invite-aiagent", json={"agent_name": name}, headers=bearer(admin)
+        )
+        assert response.status_code == 200, response.text
+        assert response.json()["message"] == f"{name}_(AI) joined the game"
+
+
+def test_inviting_is_refused_clearly_when_it_cannot_be_done(
+    blef: Blef, client: TestClient
+) -> None:
+    game = blef.create()
+    admin = blef.join(game, "alice")
+    other = blef.join(game, "bob")
+
+    def invite(agent: str, who: str = admin) -> tuple[int, str]:
+        response = client.get(
+            f"/games/{game}/invite-aiagent", params={"admin_uuid": who, "agent_name": agent}
+        )
+        return response.status_code, response.json().get("code", "")
+
+    assert invite("Nobody") == (400, "unknown_agent")
+    assert invite("random", other) == (400, "not_admin")
+    for _ in range(6):
+        assert invite("random")[0] == 200
+    assert invite("random") == (403, "room_full")
+    blef.start(game, admin)
+    assert invite("random") == (403, "game_already_started")
