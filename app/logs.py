@@ -39,13 +39,22 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str)
 
 
+class _StdoutHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever ``sys.stdout`` is at the time of each record."""
+
+    _blef = True
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stdout
+        super().emit(record)
+
+
 def configure_logging(level: str = "INFO") -> None:
     """Send the ``blef`` loggers to standard output as JSON lines (idempotent)."""
     logger = logging.getLogger("blef")
     logger.setLevel(level.upper())
     if not any(getattr(h, "_blef", False) for h in logger.handlers):
-        handler = logging.StreamHandler(sys.stdout)
+        handler = _StdoutHandler(sys.stdout)
         handler.setFormatter(JsonFormatter())
-        handler._blef = True  # type: ignore[attr-defined]
         logger.addHandler(handler)
     logger.propagate = False

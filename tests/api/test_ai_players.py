@@ -74,9 +74,7 @@ def test_every_built_in_agent_can_be_invited_by_its_own_name(
         assert response.json()["message"] == f"{name}_(AI) joined the game"
 
 
-def test_inviting_is_refused_clearly_when_it_cannot_be_done(
-    blef: Blef, client: TestClient
-) -> None:
+def test_inviting_is_refused_clearly_when_it_cannot_be_done(blef: Blef, client: TestClient) -> None:
     game = blef.create()
     admin = blef.join(game, "alice")
     other = blef.join(game, "bob")

@@ -1,0 +1,233 @@
+"""API benchmark: moves per second and latency of bets and checks on three set-ups.
+
+(a) the service layer on SQLite, (b) HTTP on 127.0.0.1 through `blef serve` (uvicorn, SQLite),
+(c) the Lambda handler (Mangum) on moto's in-process DynamoDB, which also gives the number of
+DynamoDB requests per bet and per check. Each part plays whole 4-player games for a bounded
+time. Prints readable lines, then one JSON line with every figure.
+
+    .venv/bin/python benchmarks/api_bench.py [--seconds 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support.api import next_action  # noqa: E402
+
+NAMES = ("ann", "ben", "cat", "dan")
+
+
+def summary(latencies: list[float], elapsed: float) -> dict[str, float]:
+    ordered = sorted(latencies)
+    return {
+        "moves": len(ordered),
+        "moves_per_s": round(len(ordered) / elapsed, 1),
+        "p50_ms": round(statistics.median(ordered) * 1000, 3),
+        "p99_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 3),
+    }
+
+
+def play_games(
+    seconds: float,
+    new_game: Callable[[], tuple[str, dict[str, str]]],
+    state: Callable[[str], dict[str, Any]],
+    move: Callable[[str, str, int], None],
+) -> tuple[list[float], float]:
+    """Plays games until ``seconds`` of move time are spent; returns move latencies."""
+    rng = random.Random(1)
+    latencies: list[float] = []
+    spent = 0.0
+    while spent < seconds:
+        game, players = new_game()
+        while True:
+            current = state(game)
+            if current["status"] == "Finished":
+                break
+            action = next_action(current, rng)
+            started = time.perf_counter()
+            move(game, players[current["cp_nickname"]], action)
+            took = time.perf_counter() - started
+            latencies.append(took)
+            spent += took
+    return latencies, spent
+
+
+def bench_service(seconds: float) -> dict[str, float]:
+    from app.service import GameService
+    from app.settings import Settings
+    from app.store.sqlite import SqliteStore
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(Path(tmp) / "bench.db")
+        service = GameService(store, Settings())
+
+        def new_game() -> tuple[str, dict[str, str]]:
+            game = service.create_game()["game_uuid"]
+            players = {n: service.join(game, n)["player_uuid"] for n in NAMES}
+            service.start(game, players[NAMES[0]])
+            return game, players
+
+        latencies, spent = play_games(
+            seconds,
+            new_game,
+            lambda g: service.state(g).body,
+            lambda g, p, a: service.play(g, p, a) and None,
+        )
+        store.close()
+    return summary(latencies, spent)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def bench_http(seconds: float) -> dict[str, float]:
+    import httpx
+
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [str(ROOT / ".venv/bin/blef"), "serve", "--port", str(port), "--db", f"{tmp}/b.db"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            with httpx.Client(base_url=base, timeout=10) as http:
+                for _ in range(100):
+                    try:
+                        if http.get("/health").status_code == 200:
+                            break
+                    except httpx.TransportError:
+                        time.sleep(0.1)
+
+                def new_game() -> tuple[str, dict[str, str]]:
+                    game = http.post("/games/create").json()["game_uuid"]
+                    players = {
+                        n: http.post(f"/games/{game}/join", json={"nickname": n}).json()[
+                            "player_uuid"
+                        ]
+                        for n in NAMES
+                    }
+                    auth = {"Authorization": f"Bearer {players[NAMES[0]]}"}
+                    http.post(f"/games/{game}/start", headers=auth)
+                    return game, players
+
+                def move(game: str, player: str, action: int) -> None:
+                    r = http.post(
+                        f"/games/{game}/play",
+                        json={"action_id": action},
+                        headers={"Authorization": f"Bearer {player}"},
+                    )
+                    assert r.status_code == 200, r.text
+
+                latencies, spent = play_games(
+                    seconds, new_game, lambda g: http.get(f"/games/{g}").json(), move
+                )
+        finally:
+            server.terminate()
+            server.wait(10)
+    return summary(latencies, spent)
+
+
+def bench_lambda(seconds: float) -> dict[str, Any]:
+    from moto import mock_aws
+
+    from tests.support.apigw import invoke
+
+    env = {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "eu-west-1",
+        "BLEF_STORE": "dynamodb",
+        "BLEF_TABLE_NAME": "blef-bench",
+    }
+    os.environ.update(env)
+    with mock_aws():
+        from app import lambda_handler
+        from app.settings import get_settings
+        from app.store.dynamo import DynamoStore
+
+        get_settings.cache_clear()
+        handler = lambda_handler.handler
+        invoke(handler, "GET", "/health")
+        assert lambda_handler._adapter is not None
+        store = lambda_handler._adapter.app.state.services.get().store  # type: ignore[attr-defined]
+        assert isinstance(store, DynamoStore)
+        store.create_table()
+        counts: dict[str, list[dict[str, int]]] = {"bet": [], "check": []}
+
+        def new_game() -> tuple[str, dict[str, str]]:
+            _, body = invoke(handler, "POST", "/games/create")
+            game = body["game_uuid"]
+            players = {
+                n: invoke(handler, "POST", f"/games/{game}/join", body={"nickname": n})[1][
+                    "player_uuid"
+                ]
+                for n in NAMES
+            }
+            auth = {"Authorization": f"Bearer {players[NAMES[0]]}"}
+            invoke(handler, "POST", f"/games/{game}/start", headers=auth)
+            return game, players
+
+        def move(game: str, player: str, action: int) -> None:
+            store.reset_request_count()
+            status, body = invoke(
+                handler,
+                "POST",
+                f"/games/{game}/play",
+                body={"action_id": action},
+                headers={"Authorization": f"Bearer {player}"},
+            )
+            assert status == 200, body
+            counts["check" if action == 88 else "bet"].append(dict(store.requests))
+
+        latencies, spent = play_games(
+            seconds, new_game, lambda g: invoke(handler, "GET", f"/games/{g}")[1], move
+        )
+    result: dict[str, Any] = summary(latencies, spent)
+    for kind, per_move in counts.items():
+        ops = sorted({op for c in per_move for op in c})
+        result[f"dynamodb_requests_per_{kind}"] = round(
+            sum(sum(c.values()) for c in per_move) / len(per_move), 3
+        )
+        result[f"dynamodb_ops_per_{kind}"] = {
+            op: round(sum(c.get(op, 0) for c in per_move) / len(per_move), 3) for op in ops
+        }
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=8.0, help="move time per part")
+    args = parser.parse_args()
+    figures: dict[str, Any] = {}
+    for name, part in (
+        ("service_sqlite", bench_service),
+        ("http_uvicorn_sqlite", bench_http),
+        ("lambda_moto_dynamodb", bench_lambda),
+    ):
+        figures[name] = part(args.seconds)
+        print(f"{name}: {json.dumps(figures[name])}", flush=True)
+    print(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    main()

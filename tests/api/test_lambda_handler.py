@@ -1,0 +1,111 @@
+"""The Lambda entry point: the same app through Mangum, invoked with API Gateway HTTP API
+(payload 2.0) events, on DynamoDB (moto in-process), for whole games."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from moto import mock_aws
+
+from app import lambda_handler
+from app.settings import get_settings
+from app.store.dynamo import DynamoStore
+from tests.support.api import next_action
+from tests.support.apigw import invoke
+from tests.support.dynamo import fake_aws_env, serialised_moto_dynamodb
+
+
+@pytest.fixture
+def handler(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    monkeypatch.setenv("BLEF_STORE", "dynamodb")
+    monkeypatch.setenv("BLEF_TABLE_NAME", "blef-lambda-test")
+    get_settings.cache_clear()
+    monkeypatch.setattr(lambda_handler, "_adapter", None)
+    with fake_aws_env(), mock_aws(), serialised_moto_dynamodb():
+        assert invoke(lambda_handler.handler, "GET", "/health")[0] == 200
+        adapter = lambda_handler._adapter
+        assert adapter is not None
+        store = adapter.app.state.services.get().store  # type: ignore[attr-defined]
+        assert isinstance(store, DynamoStore)
+        store.create_table()
+        yield lambda_handler.handler
+    get_settings.cache_clear()
+
+
+def test_a_whole_game_is_played_through_the_lambda_handler(
+    handler: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, body = invoke(handler, "GET", "/games/create")
+    assert status == 200
+    game = body["game_uuid"]
+    players = {
+        name: invoke(handler, "GET", f"/games/{game}/join", query={"nickname": name})[1][
+            "player_uuid"
+        ]
+        for name in ("alice", "bob")
+    }
+    players["carol"] = invoke(handler, "POST", f"/games/{game}/join", body={"nickname": "carol"})[
+        1
+    ]["player_uuid"]
+    admin = players["alice"]
+    assert (
+        invoke(handler, "GET", f"/games/{game}/make-public", query={"admin_uuid": admin})[0] == 200
+    )
+    listed = invoke(handler, "GET", "/games")[1]
+    assert [g["game_uuid"] for g in listed] == [game]
+    status, body = invoke(
+        handler, "POST", f"/games/{game}/start", headers={"Authorization": f"Bearer {admin}"}
+    )
+    assert (status, body) == (202, {"message": "Game started"})
+
+    rng = random.Random(4)
+    for _ in range(3000):
+        status, state = invoke(handler, "GET", f"/games/{game}")
+        assert status == 200
+        if state["status"] == "Finished":
+            break
+        mover = players[state["cp_nickname"]]
+        action = next_action(state, rng)
+        if rng.random() < 0.5:
+            status, reply = invoke(
+                handler,
+                "GET",
+                f"/games/{game}/play",
+                query={"player_uuid": mover, "action_id": action},
+            )
+        else:
+            status, reply = invoke(
+                handler,
+                "POST",
+                f"/games/{game}/play",
+                body={"action_id": action},
+                headers={"Authorization": f"Bearer {mover}", "Idempotency-Key": f"m{_}"},
+            )
+        assert status == 200, reply
+    else:
+        pytest.fail("the game did not finish")
+
+    final = invoke(handler, "GET", f"/games/{game}")[1]
+    for number in range(1, final["round_number"]):
+        status, snapshot = invoke(handler, "GET", f"/games/{game}", query={"round": number})
+        assert status == 200 and snapshot["history"][-1]["action_id"] == 89
+    status, record = invoke(handler, "GET", f"/games/{game}/record")
+    assert status == 200 and len(record["rounds"]) == final["round_number"]
+
+    logs = capsys.readouterr().out
+    lines = [json.loads(line) for line in logs.splitlines() if line.startswith("{")]
+    assert lines and all("request_id" in line for line in lines)
+    for secret in players.values():
+        assert secret not in logs
+    assert '"hand"' not in logs and "colour" not in logs
+
+
+def test_the_handler_answers_errors_in_the_established_format(handler: Any) -> None:
+    status, body = invoke(handler, "GET", "/games/not-a-uuid")
+    assert status == 400 and body["code"] == "invalid_parameter"
+    status, body = invoke(handler, "POST", "/games/create", headers={"content-type": "text/plain"})
+    assert status == 200 and "game_uuid" in body
