@@ -247,7 +247,8 @@ class GameService:
         current = int(doc.state["round_number"])
         if wanted is not None and wanted > current:
             raise rules.RoundNotReached
-        if wanted is None or wanted == current:
+        finished = doc.status == Status.FINISHED.value
+        if wanted is None or (wanted == current and not finished):
             game = Game.from_dict(doc.state)
             return StateReply(state_body(doc, game.view_for(viewer)), f'"v{doc.version}"')
         snapshot = self.store.load_round(doc.game_uuid, wanted)

@@ -61,7 +61,7 @@ def test_a_whole_game_runs_through_the_established_routes_only(
         in_round = [p for p in response["players"] if p["n_cards"] > 0]
         assert len(response["hands"]) == len(in_round)
 
-    for number in range(1, final["round_number"]):
+    for number in range(1, final["round_number"] + 1):
         snapshot = blef.state(game, round_=number)
         assert snapshot["round_number"] == number
         assert snapshot["history"][-1]["action_id"] == 89
