@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     dynamodb_endpoint: str | None = None
     """A DynamoDB endpoint URL to use instead of AWS's (e.g. a local emulator)."""
     aws_region: str | None = None
+    create_table: bool = False
+    """Create the DynamoDB table on first use if it is missing (for a local endpoint; on AWS
+    the CDK stack owns the table)."""
 
     game_ttl_seconds: int = Field(default=7 * 24 * 3600, ge=60)
     """A game expires this long after its last change (the DynamoDB TTL attribute)."""

@@ -10,11 +10,14 @@ def build_store(settings: Settings) -> GameStore:
     if settings.store == "dynamodb":
         from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when needed)
 
-        return DynamoStore(
+        store = DynamoStore(
             settings.table_name,
             endpoint_url=settings.dynamodb_endpoint,
             region_name=settings.aws_region,
         )
+        if settings.create_table:
+            store.create_table()
+        return store
     from app.store.sqlite import SqliteStore  # noqa: PLC0415
 
     return SqliteStore(settings.db_path)
