@@ -45,7 +45,9 @@ from engine.observation import Observation
 
 log = logging.getLogger("blef.service")
 
-_KEEP_REPLIES: Final = 64
+_KEEP_REPLIES: Final = 16
+"""Idempotent replies kept per game. A retry comes within seconds, while the same few
+moves are in flight; keeping few keeps the stored item (and each DynamoDB write) small."""
 _JOIN_ATTEMPTS: Final = 8
 _CREATE_NAMESPACE: Final = uuid.UUID("5b1e6d1c-8f63-4d0e-9d1e-6b1ef0c0ffee")
 

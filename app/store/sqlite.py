@@ -72,10 +72,13 @@ class SqliteStore:
                 check_same_thread=False,
             )
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-            conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             with self._lock:
                 if not self._schema_ready:
+                    # Once per store, by one thread: switching to WAL takes an exclusive
+                    # lock that other new connections would otherwise race for. WAL mode
+                    # then stays with the file.
+                    conn.execute("PRAGMA journal_mode = WAL")
                     conn.executescript(_SCHEMA)
                     self._schema_ready = True
                 self._connections.append(conn)

@@ -1,0 +1,490 @@
+"""The AWS store: one DynamoDB table, single-table design, conditional writes.
+
+The table (created by :func:`create_table` here and by the CDK stack, identically):
+
+====================  ==============  ===============================================
+item                  ``pk``          ``sk``
+====================  ==============  ===============================================
+a game (live state)   ``GAME#<uuid>`` ``STATE``
+a finished round      ``GAME#<uuid>`` ``ROUND#0001`` (zero-padded, so keys sort)
+the room counter      ``COUNTER``     ``ROOM``
+====================  ==============  ===============================================
+
+The live item holds the whole :class:`GameDoc` as a JSON string in ``doc`` (no Decimal
+conversions, floats survive exactly), plus top-level copies of what DynamoDB itself needs:
+``version`` for the condition of every save, ``expires_at`` for TTL, and, only while the
+game is listed (public and not started), ``list_pk = "PUBLIC"``: the partition key of the
+sparse GSI ``public-games`` (sort key ``last_modified``), which projects ``game_uuid``,
+``room`` and ``nicknames`` so the public list is one Query. Every save is a full Put, so a
+game that stops being listed loses ``list_pk`` and leaves the index.
+
+A save without snapshots is one conditional PutItem; with snapshots it is one
+TransactWriteItems (the conditional Put of the state and a Put per round that must not
+exist yet), so a round's snapshot is written if and only if the state change is.
+
+No work happens at import or construction: the boto3 client is built on first use, which
+keeps a Lambda cold start (and the SQLite-only paths, which never import this module) fast.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Final
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from app.store.base import Conflict, GameDoc, PublicGame, RoundSnapshot
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import (
+        AttributeValueTypeDef,
+        TransactWriteItemTypeDef,
+    )
+
+    Item = dict[str, AttributeValueTypeDef]
+
+PUBLIC_INDEX: Final = "public-games"
+TTL_ATTRIBUTE: Final = "expires_at"
+LISTED: Final = "PUBLIC"
+STATE_SK: Final = "STATE"
+ROUND_PREFIX: Final = "ROUND#"
+COUNTER_KEY: Final = {"pk": {"S": "COUNTER"}, "sk": {"S": "ROOM"}}
+ROOM_WRAP: Final = 9999
+"""Room numbers run 1..9999 and then start again (they are for display only)."""
+MAX_ROUND: Final = 9999
+"""The largest round number a 4-digit sort key holds (a game has a few dozen at most)."""
+MAX_SNAPSHOTS_PER_SAVE: Final = 99
+"""A transaction holds at most 100 items: the state plus 99 rounds."""
+TRANSACTION_CONFLICT_ATTEMPTS: Final = 3
+"""How often a write that collided with another transaction in flight is tried in all."""
+
+_SAVE_CONDITION: Final = "attribute_exists(pk) AND #version = :expected"
+_CREATE_CONDITION: Final = "attribute_not_exists(pk)"
+
+
+def _number(value: int | float) -> str:
+    """A DynamoDB number string for ``value``, exact for the float it came from."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"DynamoDB cannot store the number {value!r}")
+        return repr(value)
+    return str(int(value))
+
+
+def _game_pk(game_uuid: str) -> str:
+    return f"GAME#{game_uuid}"
+
+
+def _round_sk(round_number: int) -> str:
+    if not 0 <= round_number <= MAX_ROUND:
+        raise ValueError(f"round number {round_number} is outside 0..{MAX_ROUND}")
+    return f"{ROUND_PREFIX}{round_number:04d}"
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def _error_code(err: ClientError) -> str:
+    return str(err.response.get("Error", {}).get("Code", ""))
+
+
+def _cancellation_codes(err: ClientError) -> list[str]:
+    """The per-item reasons of a cancelled transaction ("None" for the items that were fine)."""
+    reasons: Any = err.response.get("CancellationReasons")
+    if reasons:
+        return [str(r.get("Code", "None")) for r in reasons]
+    # Older servers and some emulators only spell the reasons out in the message:
+    # "Transaction cancelled, please refer cancellation reasons for specific reasons
+    # [ConditionalCheckFailed, None]".
+    message = str(err.response.get("Error", {}).get("Message", ""))
+    start, end = message.rfind("["), message.rfind("]")
+    if start < 0 or end < start:
+        return []
+    return [part.strip() for part in message[start + 1 : end].split(",")]
+
+
+def _lost_race(err: ClientError) -> bool:
+    """Whether a write failed because a condition did not hold (someone else wrote first)."""
+    code = _error_code(err)
+    if code == "ConditionalCheckFailedException":
+        return True
+    return code == "TransactionCanceledException" and (
+        "ConditionalCheckFailed" in _cancellation_codes(err)
+    )
+
+
+def _collided(err: ClientError) -> bool:
+    """Whether a write was refused because another transaction on the item was in flight."""
+    code = _error_code(err)
+    if code == "TransactionConflictException":
+        return True
+    return code == "TransactionCanceledException" and (
+        "TransactionConflict" in _cancellation_codes(err)
+    )
+
+
+def create_table(client: DynamoDBClient | Any, table_name: str) -> None:
+    """Create the games table with the schema above (on-demand billing, TTL on
+    ``expires_at``) and wait until it is active. Safe to call when it already exists."""
+    try:
+        client.create_table(
+            TableName=table_name,
+            AttributeDefinitions=[
+                {"AttributeName": "pk", "AttributeType": "S"},
+                {"AttributeName": "sk", "AttributeType": "S"},
+                {"AttributeName": "list_pk", "AttributeType": "S"},
+                {"AttributeName": "last_modified", "AttributeType": "N"},
+            ],
+            KeySchema=[
+                {"AttributeName": "pk", "KeyType": "HASH"},
+                {"AttributeName": "sk", "KeyType": "RANGE"},
+            ],
+            GlobalSecondaryIndexes=[
+                {
+                    "IndexName": PUBLIC_INDEX,
+                    "KeySchema": [
+                        {"AttributeName": "list_pk", "KeyType": "HASH"},
+                        {"AttributeName": "last_modified", "KeyType": "RANGE"},
+                    ],
+                    "Projection": {
+                        "ProjectionType": "INCLUDE",
+                        "NonKeyAttributes": ["game_uuid", "room", "nicknames"],
+                    },
+                }
+            ],
+            BillingMode="PAY_PER_REQUEST",
+        )
+    except ClientError as err:
+        if _error_code(err) != "ResourceInUseException":
+            raise
+    client.get_waiter("table_exists").wait(
+        TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 120}
+    )
+    ttl = client.describe_time_to_live(TableName=table_name).get("TimeToLiveDescription", {})
+    if ttl.get("AttributeName") == TTL_ATTRIBUTE and ttl.get("TimeToLiveStatus") in (
+        "ENABLED",
+        "ENABLING",
+    ):
+        return
+    client.update_time_to_live(
+        TableName=table_name,
+        TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
+    )
+
+
+class DynamoStore:
+    """Games in one DynamoDB table (see the module docstring for the layout).
+
+    ``client`` is any boto3 DynamoDB client (it is then neither built nor closed here);
+    otherwise one is built on first use from ``endpoint_url`` and ``region_name`` and the
+    usual AWS credential chain. A boto3 client is thread-safe, so one store serves every
+    thread.
+
+    ``requests`` counts the DynamoDB API calls this store made, by operation name
+    (SDK-internal retries of a call are not counted again); :attr:`request_count` is their
+    sum. The API benchmark reads them to report requests per bet and per check.
+    """
+
+    query_page_size: int | None = None
+    """``Limit`` of each page of :meth:`load_rounds` (None: DynamoDB's 1 MB pages)."""
+
+    def __init__(
+        self,
+        table_name: str,
+        *,
+        endpoint_url: str | None = None,
+        region_name: str | None = None,
+        client: Any | None = None,
+    ) -> None:
+        self.table_name = table_name
+        self.endpoint_url = endpoint_url
+        self.region_name = region_name
+        self._client: DynamoDBClient | None = client
+        self._owns_client = client is None
+        self._lock = threading.Lock()
+        self.requests: Counter[str] = Counter()
+
+    # ------------------------------------------------------------------ plumbing
+
+    @property
+    def client(self) -> DynamoDBClient:
+        """The boto3 client, built on first use."""
+        client = self._client
+        if client is None:
+            with self._lock:
+                client = self._client
+                if client is None:
+                    session = boto3.session.Session()
+                    client = session.client(
+                        "dynamodb",
+                        endpoint_url=self.endpoint_url,
+                        region_name=self.region_name,
+                        config=Config(
+                            retries={"mode": "standard"},
+                            max_pool_connections=32,
+                            connect_timeout=2,
+                            read_timeout=5,
+                        ),
+                    )
+                    self._client = client
+        return client
+
+    def _count(self, operation: str) -> None:
+        with self._lock:
+            self.requests[operation] += 1
+
+    @property
+    def request_count(self) -> int:
+        """How many DynamoDB API calls this store has made."""
+        with self._lock:
+            return sum(self.requests.values())
+
+    def reset_request_count(self) -> None:
+        with self._lock:
+            self.requests.clear()
+
+    def create_table(self) -> None:
+        """Create this store's table if it does not exist (local development and tests)."""
+        create_table(self.client, self.table_name)
+
+    def close(self) -> None:
+        """Close the client this store built (a client passed in is the caller's to close)."""
+        if not self._owns_client:
+            return
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    # ------------------------------------------------------------------ items
+
+    def _state_item(self, doc: GameDoc) -> Item:
+        item: Item = {
+            "pk": {"S": _game_pk(doc.game_uuid)},
+            "sk": {"S": STATE_SK},
+            "version": {"N": _number(doc.version)},
+            "doc": {"S": _dumps(doc.to_dict())},
+            "last_modified": {"N": _number(doc.last_modified)},
+            "status": {"S": doc.status},
+            "game_uuid": {"S": doc.game_uuid},
+            "room": {"N": _number(doc.room)},
+            "nicknames": {"L": [{"S": nick} for nick in doc.nicknames]},
+        }
+        if doc.expires_at:
+            item[TTL_ATTRIBUTE] = {"N": _number(doc.expires_at)}
+        if doc.listed:
+            item["list_pk"] = {"S": LISTED}
+        return item
+
+    @staticmethod
+    def _round_item(snapshot: RoundSnapshot, expires_at: int) -> Item:
+        item: Item = {
+            "pk": {"S": _game_pk(snapshot.game_uuid)},
+            "sk": {"S": _round_sk(snapshot.round_number)},
+            "round_number": {"N": _number(snapshot.round_number)},
+            "data": {"S": _dumps(snapshot.data)},
+        }
+        if expires_at:
+            item[TTL_ATTRIBUTE] = {"N": _number(expires_at)}
+        return item
+
+    # ------------------------------------------------------------------ the protocol
+
+    def create(self, doc: GameDoc) -> None:
+        item = self._state_item(doc)
+        self._count("PutItem")
+        try:
+            self.client.put_item(
+                TableName=self.table_name, Item=item, ConditionExpression=_CREATE_CONDITION
+            )
+        except ClientError as err:
+            if _lost_race(err):
+                raise Conflict(f"game {doc.game_uuid} already exists") from None
+            raise
+
+    def load(self, game_uuid: str) -> GameDoc | None:
+        self._count("GetItem")
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": _game_pk(game_uuid)}, "sk": {"S": STATE_SK}},
+            ConsistentRead=True,
+            ProjectionExpression="#doc, expires_at",
+            ExpressionAttributeNames={"#doc": "doc"},
+        ).get("Item")
+        if item is None:
+            return None
+        # TTL deletes lazily (typically within days), so an expired game may still be there.
+        expires_at = int(item.get(TTL_ATTRIBUTE, {}).get("N", "0"))
+        if expires_at and expires_at < time.time():
+            return None
+        return GameDoc.from_dict(json.loads(item["doc"]["S"]))
+
+    def save(
+        self, doc: GameDoc, expected_version: int, snapshots: Sequence[RoundSnapshot] = ()
+    ) -> None:
+        if doc.version != expected_version + 1:
+            raise ValueError("a saved game's version must be one above the version read")
+        if len(snapshots) > MAX_SNAPSHOTS_PER_SAVE:
+            raise ValueError(f"at most {MAX_SNAPSHOTS_PER_SAVE} rounds can be saved at once")
+        for snapshot in snapshots:
+            if snapshot.game_uuid != doc.game_uuid:
+                raise ValueError("a snapshot must belong to the game saved with it")
+        state = self._state_item(doc)
+        names = {"#version": "version"}
+        values: Item = {":expected": {"N": _number(expected_version)}}
+        token = str(uuid.uuid4())  # makes the SDK's retries of one transaction idempotent
+        for attempt in range(1, TRANSACTION_CONFLICT_ATTEMPTS + 1):
+            try:
+                if not snapshots:
+                    self._count("PutItem")
+                    self.client.put_item(
+                        TableName=self.table_name,
+                        Item=state,
+                        ConditionExpression=_SAVE_CONDITION,
+                        ExpressionAttributeNames=names,
+                        ExpressionAttributeValues=values,
+                    )
+                    return
+                items: list[TransactWriteItemTypeDef] = [
+                    {
+                        "Put": {
+                            "TableName": self.table_name,
+                            "Item": state,
+                            "ConditionExpression": _SAVE_CONDITION,
+                            "ExpressionAttributeNames": names,
+                            "ExpressionAttributeValues": values,
+                        }
+                    }
+                ]
+                items.extend(
+                    {
+                        "Put": {
+                            "TableName": self.table_name,
+                            "Item": self._round_item(snapshot, doc.expires_at),
+                            "ConditionExpression": _CREATE_CONDITION,
+                        }
+                    }
+                    for snapshot in snapshots
+                )
+                self._count("TransactWriteItems")
+                self.client.transact_write_items(TransactItems=items, ClientRequestToken=token)
+                return
+            except ClientError as err:
+                if _lost_race(err):
+                    raise Conflict(
+                        f"game {doc.game_uuid} is not at version {expected_version}"
+                    ) from None
+                if not _collided(err):
+                    raise
+                # Another transaction on this game was in flight; nothing was written.
+                # Trying again re-evaluates the condition, which then decides the race.
+                if attempt == TRANSACTION_CONFLICT_ATTEMPTS:
+                    raise Conflict(f"game {doc.game_uuid} is being changed") from None
+                time.sleep(0.01 * attempt)
+
+    def load_round(self, game_uuid: str, round_number: int) -> RoundSnapshot | None:
+        if not 0 <= round_number <= MAX_ROUND:
+            return None
+        self._count("GetItem")
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key={"pk": {"S": _game_pk(game_uuid)}, "sk": {"S": _round_sk(round_number)}},
+            ConsistentRead=True,
+            ProjectionExpression="#data",
+            ExpressionAttributeNames={"#data": "data"},
+        ).get("Item")
+        if item is None:
+            return None
+        return RoundSnapshot(game_uuid, round_number, json.loads(item["data"]["S"]))
+
+    def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
+        rounds: list[RoundSnapshot] = []
+        start: Item | None = None
+        while True:
+            kwargs: dict[str, Any] = {}
+            if start is not None:
+                kwargs["ExclusiveStartKey"] = start
+            if self.query_page_size is not None:
+                kwargs["Limit"] = self.query_page_size
+            self._count("Query")
+            page = self.client.query(
+                TableName=self.table_name,
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={
+                    ":pk": {"S": _game_pk(game_uuid)},
+                    ":prefix": {"S": ROUND_PREFIX},
+                },
+                ProjectionExpression="round_number, #data",
+                ExpressionAttributeNames={"#data": "data"},
+                ConsistentRead=True,
+                **kwargs,
+            )
+            rounds.extend(
+                RoundSnapshot(
+                    game_uuid, int(item["round_number"]["N"]), json.loads(item["data"]["S"])
+                )
+                for item in page.get("Items", [])
+            )
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                break
+        rounds.sort(key=lambda r: r.round_number)
+        return rounds
+
+    def list_public(self, since: float, limit: int) -> list[PublicGame]:
+        # The index projects no ``expires_at``, so a listed game past its expiry stays listed
+        # until TTL deletes it; with a week of TTL and a half-hour list window it never shows.
+        games: list[PublicGame] = []
+        start: Item | None = None
+        while len(games) < limit:
+            kwargs: dict[str, Any] = {"Limit": limit - len(games)}
+            if start is not None:
+                kwargs["ExclusiveStartKey"] = start
+            self._count("Query")
+            page = self.client.query(
+                TableName=self.table_name,
+                IndexName=PUBLIC_INDEX,
+                KeyConditionExpression="list_pk = :listed AND last_modified >= :since",
+                ExpressionAttributeValues={
+                    ":listed": {"S": LISTED},
+                    ":since": {"N": _number(float(since))},
+                },
+                ScanIndexForward=False,
+                **kwargs,
+            )
+            games.extend(
+                PublicGame(
+                    game_uuid=item["game_uuid"]["S"],
+                    room=int(item["room"]["N"]),
+                    players=[nick["S"] for nick in item["nicknames"]["L"]],
+                    last_modified=float(item["last_modified"]["N"]),
+                )
+                for item in page.get("Items", [])
+            )
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                break
+        return games[:limit]
+
+    def allocate_room(self) -> int:
+        self._count("UpdateItem")
+        reply = self.client.update_item(
+            TableName=self.table_name,
+            Key=COUNTER_KEY,
+            UpdateExpression="ADD #value :one",
+            ExpressionAttributeNames={"#value": "value"},
+            ExpressionAttributeValues={":one": {"N": "1"}},
+            ReturnValues="UPDATED_NEW",
+        )
+        value = int(reply["Attributes"]["value"]["N"])
+        return (value - 1) % ROOM_WRAP + 1
