@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install lint typecheck pytest bench synth openapi clean
+.PHONY: run test install lint typecheck pytest bench synth openapi build-lambda smoke cold-start clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,15 @@ openapi: $(STAMP)
 
 synth: $(STAMP)
 	cd infra && ../$(BIN)/python app.py
+
+build-lambda: $(STAMP)
+	$(BIN)/python deployment/build_lambda_asset.py
+
+smoke: $(STAMP)
+	$(BIN)/python deployment/smoke_test.py --url $(URL)
+
+cold-start: $(STAMP)
+	$(BIN)/python benchmarks/cold_start.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/engine_bench.py

@@ -10,7 +10,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -26,6 +26,10 @@ class Settings(BaseSettings):
     dynamodb_endpoint: str | None = None
     """A DynamoDB endpoint URL to use instead of AWS's (e.g. a local emulator)."""
     aws_region: str | None = None
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = Field(
+        default="INFO", validation_alias=AliasChoices("BLEF_LOG_LEVEL", "LOG_LEVEL")
+    )
+    """Level of the JSON logs (``LOG_LEVEL`` is what the Lambda function sets)."""
     create_table: bool = False
     """Create the DynamoDB table on first use if it is missing (for a local endpoint; on AWS
     the CDK stack owns the table)."""

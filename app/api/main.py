@@ -42,7 +42,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         lifespan=lifespan,
     )
     app.state.services = provider
-    configure_logging()
+    configure_logging(settings.log_level)
     errors.install(app)
     app.include_router(lobby.router)
     app.include_router(play.router)

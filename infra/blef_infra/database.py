@@ -1,0 +1,47 @@
+"""The DynamoDB table holding every game, its round snapshots and the public-games index."""
+
+from __future__ import annotations
+
+from aws_cdk import aws_dynamodb as dynamodb
+from constructs import Construct
+
+from .config import EnvironmentSettings
+
+PUBLIC_GAMES_INDEX = "public-games"
+"""Lists public games in the lobby, most recently changed first, without a scan."""
+PUBLIC_GAMES_PROJECTION = ("game_uuid", "room", "nicknames")
+"""What the public list shows; everything else stays out of the index (and its cost)."""
+TTL_ATTRIBUTE = "expires_at"
+"""Epoch seconds after which DynamoDB deletes an abandoned game, free of charge."""
+
+
+class Database(Construct):
+    """One on-demand table (single-table design: ``pk``/``sk``) and its one index.
+
+    On-demand billing because traffic is spiky and mostly idle: no capacity to plan, and
+    nothing to pay when nobody plays. ``dynamodb.Table`` (``AWS::DynamoDB::Table``) rather
+    than ``TableV2`` (a global table) because the service lives in one region.
+    """
+
+    def __init__(self, scope: Construct, construct_id: str, *, settings: EnvironmentSettings):
+        super().__init__(scope, construct_id)
+        self.table = dynamodb.Table(
+            self,
+            "Games",
+            partition_key=dynamodb.Attribute(name="pk", type=dynamodb.AttributeType.STRING),
+            sort_key=dynamodb.Attribute(name="sk", type=dynamodb.AttributeType.STRING),
+            billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
+            time_to_live_attribute=TTL_ATTRIBUTE,
+            point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
+                point_in_time_recovery_enabled=True
+            ),
+            deletion_protection=settings.deletion_protection,
+            removal_policy=settings.removal_policy,
+        )
+        self.table.add_global_secondary_index(
+            index_name=PUBLIC_GAMES_INDEX,
+            partition_key=dynamodb.Attribute(name="list_pk", type=dynamodb.AttributeType.STRING),
+            sort_key=dynamodb.Attribute(name="last_modified", type=dynamodb.AttributeType.NUMBER),
+            projection_type=dynamodb.ProjectionType.INCLUDE,
+            non_key_attributes=list(PUBLIC_GAMES_PROJECTION),
+        )

@@ -1,0 +1,151 @@
+"""The Lambda function: runtime, size, settings, code, logs, and least-privilege access."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from deployment import build_lambda_asset
+from tests.infra.helpers import as_list, logical_id, policy_statements, properties
+
+if TYPE_CHECKING:
+    from aws_cdk.assertions import Match, Template
+
+EVERY_ENVIRONMENT = pytest.mark.parametrize("env", ["dev", "prod"])
+
+
+@EVERY_ENVIRONMENT
+def test_the_function_runs_the_handler_on_arm64_with_the_python_the_asset_is_built_for(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    templates[env].resource_count_is("AWS::Lambda::Function", 1)
+    templates[env].has_resource_properties(
+        "AWS::Lambda::Function",
+        {
+            "Handler": "app.lambda_handler.handler",
+            "Runtime": f"python{build_lambda_asset.PYTHON_VERSION}",
+            "Architectures": ["arm64"],
+        },
+    )
+    assert build_lambda_asset.PLATFORM.endswith("aarch64")
+
+
+@pytest.mark.parametrize(("env", "reserved"), [("dev", 5), ("prod", 50)], ids=["dev", "prod"])
+def test_memory_timeout_and_reserved_concurrency_are_the_environments(
+    templates: Mapping[str, Template], env: str, reserved: int
+) -> None:
+    templates[env].has_resource_properties(
+        "AWS::Lambda::Function",
+        {"MemorySize": 512, "Timeout": 10, "ReservedConcurrentExecutions": reserved},
+    )
+
+
+@EVERY_ENVIRONMENT
+def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    table = logical_id(templates[env], "AWS::DynamoDB::Table")
+    function = properties(templates[env], "AWS::Lambda::Function")
+    assert function["Environment"]["Variables"] == {
+        "BLEF_STORE": "dynamodb",
+        "BLEF_TABLE_NAME": {"Ref": table},
+        "POWERTOOLS_SERVICE_NAME": "blef",
+        "LOG_LEVEL": "INFO",
+    }
+
+
+def test_the_code_is_the_asset_folder_uploaded_by_cdk(dev: Template, match: type[Match]) -> None:
+    dev.has_resource_properties(
+        "AWS::Lambda::Function",
+        {
+            "Code": {
+                "S3Bucket": match.any_value(),
+                "S3Key": match.string_like_regexp(r"^[0-9a-f]{64}\.zip$"),
+                "ZipFile": match.absent(),
+            }
+        },
+    )
+
+
+@pytest.mark.parametrize(("env", "days"), [("dev", 7), ("prod", 90)], ids=["dev", "prod"])
+def test_the_function_logs_to_its_own_log_group_kept_for_the_environments_retention(
+    templates: Mapping[str, Template], env: str, days: int
+) -> None:
+    template = templates[env]
+    function = properties(template, "AWS::Lambda::Function")
+    log_group = function["LoggingConfig"]["LogGroup"]["Ref"]
+    log_groups = template.find_resources("AWS::Logs::LogGroup")
+    assert log_groups[log_group]["Properties"]["RetentionInDays"] == days
+
+
+@EVERY_ENVIRONMENT
+def test_no_policy_the_stack_writes_allows_anything_on_every_resource(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    statements = list(policy_statements(templates[env]))
+    assert statements
+    for statement in statements:
+        assert "*" not in as_list(statement["Resource"]), statement
+
+
+@EVERY_ENVIRONMENT
+def test_the_function_role_has_no_managed_policies(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    role = properties(templates[env], "AWS::IAM::Role")
+    assert "ManagedPolicyArns" not in role
+    assert role["AssumeRolePolicyDocument"]["Statement"] == [
+        {
+            "Action": "sts:AssumeRole",
+            "Effect": "Allow",
+            "Principal": {"Service": "lambda.amazonaws.com"},
+        }
+    ]
+
+
+def _resources_of(statements: list[dict[str, Any]], service: str) -> list[Any]:
+    return [
+        resource
+        for statement in statements
+        if all(action.startswith(f"{service}:") for action in as_list(statement["Action"]))
+        for resource in as_list(statement["Resource"])
+    ]
+
+
+@EVERY_ENVIRONMENT
+def test_the_function_reads_and_writes_its_table_and_its_index_and_nothing_else(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    template = templates[env]
+    table_arn = {"Fn::GetAtt": [logical_id(template, "AWS::DynamoDB::Table"), "Arn"]}
+    index_arns = {"Fn::Join": ["", [table_arn, "/index/*"]]}
+    statements = list(policy_statements(template))
+    dynamodb = [s for s in statements if "dynamodb:PutItem" in as_list(s["Action"])]
+    assert len(dynamodb) == 1
+    actions = set(as_list(dynamodb[0]["Action"]))
+    assert {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"} <= actions
+    assert not {"dynamodb:CreateTable", "dynamodb:DeleteTable", "dynamodb:UpdateTable"} & actions
+    assert dynamodb[0]["Resource"] == [table_arn, index_arns]
+    assert {str(r) for r in _resources_of(statements, "dynamodb")} == {
+        str(table_arn),
+        str(index_arns),
+    }
+
+
+@EVERY_ENVIRONMENT
+def test_the_function_may_write_to_its_own_log_group_only(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    template = templates[env]
+    function = properties(template, "AWS::Lambda::Function")
+    log_group = function["LoggingConfig"]["LogGroup"]["Ref"]
+    logs = [s for s in policy_statements(template) if as_list(s["Action"])[0].startswith("logs:")]
+    assert logs == [
+        {
+            "Action": ["logs:CreateLogStream", "logs:PutLogEvents"],
+            "Effect": "Allow",
+            "Resource": {"Fn::GetAtt": [log_group, "Arn"]},
+        }
+    ]

@@ -1,0 +1,107 @@
+"""Alarms on what players would notice, a dashboard, and where alarms are sent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.infra.helpers import logical_id
+
+if TYPE_CHECKING:
+    from aws_cdk.assertions import Template
+
+EVERY_ENVIRONMENT = pytest.mark.parametrize("env", ["dev", "prod"])
+
+
+def _alarms(template: Template) -> list[dict[str, Any]]:
+    return [a["Properties"] for a in template.find_resources("AWS::CloudWatch::Alarm").values()]
+
+
+def _alarm_on(template: Template, namespace: str, metric: str) -> dict[str, Any]:
+    found = [
+        a
+        for a in _alarms(template)
+        if (a.get("Namespace"), a.get("MetricName")) == (namespace, metric)
+    ]
+    assert len(found) == 1, f"one alarm on {namespace} {metric}, found {len(found)}"
+    return found[0]
+
+
+@EVERY_ENVIRONMENT
+def test_an_alarm_fires_on_api_5xx_responses(templates: Mapping[str, Template], env: str) -> None:
+    template = templates[env]
+    alarm = _alarm_on(template, "AWS/ApiGateway", "5xx")
+    assert alarm["Statistic"] == "Sum"
+    assert alarm["Dimensions"] == [
+        {"Name": "ApiId", "Value": {"Ref": logical_id(template, "AWS::ApiGatewayV2::Api")}}
+    ]
+
+
+@EVERY_ENVIRONMENT
+@pytest.mark.parametrize("metric", ["Errors", "Throttles"])
+def test_an_alarm_fires_on_any_lambda_error_or_throttle(
+    templates: Mapping[str, Template], env: str, metric: str
+) -> None:
+    template = templates[env]
+    alarm = _alarm_on(template, "AWS/Lambda", metric)
+    assert (alarm["Statistic"], alarm["Threshold"]) == ("Sum", 1)
+    assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
+    assert alarm["Dimensions"] == [
+        {"Name": "FunctionName", "Value": {"Ref": logical_id(template, "AWS::Lambda::Function")}}
+    ]
+
+
+@EVERY_ENVIRONMENT
+def test_an_alarm_fires_when_the_lambda_p99_duration_stays_high(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    alarm = _alarm_on(templates[env], "AWS/Lambda", "Duration")
+    assert alarm["ExtendedStatistic"] == "p99"
+    assert 0 < alarm["Threshold"] < 10_000  # below the 10 s timeout
+    assert alarm["EvaluationPeriods"] == 3
+
+
+@EVERY_ENVIRONMENT
+def test_an_alarm_fires_on_dynamodb_system_errors_of_the_games_table(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    template = templates[env]
+    table = {"Ref": logical_id(template, "AWS::DynamoDB::Table")}
+    alarms = [a for a in _alarms(template) if "Metrics" in a]
+    assert len(alarms) == 1
+    queries = alarms[0]["Metrics"]
+    stats = [q["MetricStat"] for q in queries if "MetricStat" in q]
+    assert {s["Metric"]["MetricName"] for s in stats} == {"SystemErrors"}
+    assert {s["Metric"]["Namespace"] for s in stats} == {"AWS/DynamoDB"}
+    assert all({"Name": "TableName", "Value": table} in s["Metric"]["Dimensions"] for s in stats)
+    operations = {
+        d["Value"] for s in stats for d in s["Metric"]["Dimensions"] if d["Name"] == "Operation"
+    }
+    assert {"GetItem", "PutItem", "Query", "TransactWriteItems"} <= operations
+    assert len(queries) <= 10  # CloudWatch's limit on metrics in one alarm
+
+
+@EVERY_ENVIRONMENT
+def test_every_alarm_notifies_the_alarm_topic_and_ignores_silence(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    template = templates[env]
+    topic = {"Ref": logical_id(template, "AWS::SNS::Topic")}
+    alarms = _alarms(template)
+    assert len(alarms) == 5
+    for alarm in alarms:
+        assert alarm["AlarmActions"] == [topic]
+        assert alarm["OKActions"] == [topic]
+        assert alarm["TreatMissingData"] == "notBreaching"
+
+
+def test_the_dashboard_graphs_the_alarmed_metrics(prod: Template) -> None:
+    prod.resource_count_is("AWS::CloudWatch::Dashboard", 1)
+    prod.has_resource_properties("AWS::CloudWatch::Dashboard", {"DashboardName": "blef-prod"})
+    dashboard = prod.find_resources("AWS::CloudWatch::Dashboard")
+    body = json.dumps(next(iter(dashboard.values()))["Properties"]["DashboardBody"])
+    for metric in ("5xx", "Errors", "Throttles", "Duration", "SystemErrors", "UserErrors"):
+        assert f'\\"{metric}\\"' in body, metric
