@@ -296,7 +296,8 @@ class Game:
         return actions
 
     def is_legal(self, action_id: int) -> bool:
-        if self.status is not Status.RUNNING:
+        """Whether :meth:`apply` would accept ``action_id`` now (False for a non-int)."""
+        if self.status is not Status.RUNNING or type(action_id) is not int:
             return False
         if action_id == CHECK:
             return self._min_bet > 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from engine.dealing import SeedSource, deal_hands
+from engine.dealing import SEED_BYTES, SeedSource, deal_hands
 from engine.errors import InvalidState
 from engine.facts import (
     AI_NICKNAME_PATTERN,
@@ -81,9 +81,11 @@ def _players(data: dict[str, Any]) -> tuple[list[str], list[int], list[str | Non
 def _seed(value: Any) -> bytes:
     _require(isinstance(value, str) and len(value) == 64, "seed must be 64 hex digits")
     try:
-        return bytes.fromhex(value)
+        seed = bytes.fromhex(value)
     except ValueError:
-        raise InvalidState("Invalid game state: seed must be 64 hex digits") from None
+        seed = b""
+    _require(len(seed) == SEED_BYTES, "seed must be 64 hex digits")
+    return seed
 
 
 def _hands(value: Any, n_players: int, seed: bytes) -> tuple[list[tuple[int, ...]], int]:
@@ -137,7 +139,8 @@ def _check_bets(bets: list[tuple[int, int]], active: list[int]) -> None:
 def game_from_dict(data: Any, seed_source: SeedSource | None = None) -> Game:
     """Rebuild a :class:`Game` from :func:`game_to_dict`; raise InvalidState if impossible."""
     _require(isinstance(data, dict), "expected an object")
-    _require(data.get("format") == FORMAT, f"unknown format {data.get('format')!r}")
+    fmt = data.get("format")
+    _require(_is_int(fmt) and fmt == FORMAT, f"unknown format {fmt!r}")
     try:
         status = Status(data.get("status"))
     except ValueError:
@@ -175,7 +178,8 @@ def game_from_dict(data: Any, seed_source: SeedSource | None = None) -> Game:
     game.max_cards, game.round_number = top, rnd
     game._seed, game._hands, game._mask = seed, hands, mask
     game._history, game._n_active = history, active
-    game._rebuild_next()
+    if active:  # with nobody left there is no next player (refused below)
+        game._rebuild_next()
 
     if status is Status.RUNNING:
         _require(active >= 2, "a running game has at least two players left")
@@ -221,25 +225,33 @@ def round_record_from_dict(data: Any) -> RoundRecord:
     hands, mask = _hands(
         [[c["value"] * 4 + c["colour"] for c in h] for h in _hand_lists(data, nicknames)], n, seed
     )
+    _require([len(h) for h in hands] == before, "each player holds as many cards as counted")
     seat_of = {nick: i for i, nick in enumerate(nicknames)}
     raw_history = data.get("history")
     _require(isinstance(raw_history, list), "history must be a list")
     assert isinstance(raw_history, list)
     history: list[tuple[int, int]] = []
     for move in raw_history:
-        _require(isinstance(move, dict) and move.get("player") in seat_of, "bad history entry")
+        ok = isinstance(move, dict) and isinstance(move.get("player"), str)
+        _require(ok and move["player"] in seat_of, "bad history entry")
         action = move.get("action_id")
         _require(_is_int(action) and 0 <= action <= LOST_ROUND, "bad action id in history")
         history.append((seat_of[move["player"]], action))
-    _require(len(history) >= 3, "a finished round ends with a bet, a check and a loser")
-    (checker, check), (loser, lost) = history[-2], history[-1]
-    _require(check == CHECK and lost == LOST_ROUND, "a finished round ends with 88 then 89")
-    _check_bets(history[:-2], before)
-    bettor, bet = history[-3]
-    _require(loser == (checker if exists(bet, mask) else bettor), "the wrong player lost")
+    # A round ends with its loser (89), after a check (88) or a forfeit (see Game.forfeit).
+    _require(len(history) >= 1 and history[-1][1] == LOST_ROUND, "a finished round has a loser")
+    loser = history[-1][0]
+    _require(before[loser] > 0, "the loser was in the round")
+    if len(history) >= 3 and history[-2][1] == CHECK:
+        checker = history[-2][0]
+        _check_bets(history[:-2], before)
+        bettor, bet = history[-3]
+        _require(checker == _next_active(before, bettor), "the check came out of turn")
+        _require(loser == (checker if exists(bet, mask) else bettor), "the wrong player lost")
+    else:  # a forfeit: only rising bets before it
+        _check_bets(history[:-1], before)
     number, top = data.get("round_number"), data.get("max_cards")
     _require(_is_int(number) and number >= 1, "bad round number")
-    _require(_is_int(top) and top == max_cards(n), "bad max_cards")
+    _require(_is_int(top) and n >= MIN_PLAYERS and top == max_cards(n), "bad max_cards")
     return RoundRecord(
         number,
         tuple(nicknames),
