@@ -187,6 +187,19 @@ def bench_lambda(seconds: float) -> dict[str, Any]:
             invoke(handler, "POST", f"/games/{game}/start", headers=auth)
             return game, players
 
+        sizes: dict[str, list[int]] = {"bet": [], "check": [], "snapshot": []}
+        games_played: list[str] = []
+
+        def item_bytes(key: dict[str, Any]) -> int:
+            """DynamoDB's size of an item: attribute names plus values (strings, numbers)."""
+            item = store.client.get_item(TableName=store.table_name, Key=key)["Item"]
+            total = 0
+            for name, value in item.items():
+                (kind, raw), *_ = value.items()
+                text = json.dumps(raw) if kind in ("L", "M") else str(raw)
+                total += len(name.encode()) + len(text.encode())
+            return total
+
         def move(game: str, player: str, action: int) -> None:
             store.reset_request_count()
             status, body = invoke(
@@ -197,12 +210,27 @@ def bench_lambda(seconds: float) -> dict[str, Any]:
                 headers={"Authorization": f"Bearer {player}"},
             )
             assert status == 200, body
-            counts["check" if action == 88 else "bet"].append(dict(store.requests))
+            kind = "check" if action == 88 else "bet"
+            counts[kind].append(dict(store.requests))
+            pk = {"S": f"GAME#{game}"}
+            sizes[kind].append(item_bytes({"pk": pk, "sk": {"S": "STATE"}}))
+            if kind == "check":
+                key = {"pk": pk, "sk": {"S": f"ROUND#{body['round_number']:04d}"}}
+                sizes["snapshot"].append(item_bytes(key))
+            if not games_played or games_played[-1] != game:
+                games_played.append(game)
 
         latencies, spent = play_games(
             seconds, new_game, lambda g: invoke(handler, "GET", f"/games/{g}")[1], move
         )
     result: dict[str, Any] = summary(latencies, spent)
+    finished = max(1, len(games_played) - 1)  # the last game may have been cut short
+    result["bets_per_game"] = round(len(counts["bet"]) / len(games_played), 1)
+    result["checks_per_game"] = round(len(counts["check"]) / len(games_played), 1)
+    result["games"] = finished
+    for kind, values in sizes.items():
+        result[f"mean_item_bytes_{kind}"] = round(statistics.mean(values)) if values else 0
+        result[f"max_item_bytes_{kind}"] = max(values, default=0)
     for kind, per_move in counts.items():
         ops = sorted({op for c in per_move for op in c})
         result[f"dynamodb_requests_per_{kind}"] = round(
