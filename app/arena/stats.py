@@ -70,7 +70,8 @@ def sign_test_p_value(successes: int, trials: int) -> float:
     The p-value is the probability, under p = 1/2, of an outcome at least as far from
     n/2 as the one observed: ``min(1, 2 * P(X <= min(k, n - k)))`` for X ~ Binomial(n, 1/2).
     It is computed with exact integers (fine for the tens of thousands of games a
-    tournament plays). With no trials there is no evidence: 1.0.
+    tournament plays), then rounded to a float: below about 1e-308 that is 0.0. With no
+    trials there is no evidence: 1.0.
 
     >>> sign_test_p_value(9, 10)
     0.021484375

@@ -1,0 +1,133 @@
+"""What an AGENT argument of ``blef referee`` / ``blef tournament`` means.
+
+An AGENT is either
+
+- the name of a built-in agent (``random``, or any other name in ``engine.agents.AGENTS``
+  or its aliases), or
+- ``exec:COMMAND``: an external program, started once per game from ``shlex.split(COMMAND)``
+  without a shell, that speaks the protocol of api_docs/bots.md,
+
+optionally preceded by ``LABEL=`` to choose the name it is shown (and nicknamed) under.
+
+>>> parse_agent("random").builtin
+'random'
+>>> spec = parse_agent("exec:python3 examples/bots/lowest_bettor.py", check_command=False)
+>>> spec.name, spec.argv
+('lowest_bettor', ('python3', 'examples/bots/lowest_bettor.py'))
+>>> parse_agent("low=exec:python3 bot.py", check_command=False).name
+'low'
+>>> entry_labels([parse_agent("random"), parse_agent("random")])
+['random#1', 'random#2']
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Final
+
+EXEC_PREFIX: Final = "exec:"
+_LABEL: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,27})=(.*)", re.DOTALL)
+_SCRIPT_SUFFIX: Final = re.compile(r"\.[A-Za-z0-9]{1,5}")
+_NAME_CHARS: Final = re.compile(r"[^A-Za-z0-9_]+")
+
+
+class AgentSpecError(ValueError):
+    """An AGENT argument that names no built-in agent or gives no runnable command."""
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSpec:
+    """One AGENT argument, parsed: a built-in agent, or the command of an external program."""
+
+    text: str
+    """The argument as written."""
+    name: str
+    """Its short name: the label if given, else the built-in name or the program's name."""
+    builtin: str | None = None
+    """The built-in agent's canonical name, for a built-in agent."""
+    argv: tuple[str, ...] | None = None
+    """The command line, for an external program."""
+
+    @property
+    def external(self) -> bool:
+        return self.argv is not None
+
+
+def _program_name(argv: list[str]) -> str:
+    """A readable name for a command: the stem of its first argument that looks like a
+    file with an extension (the script, usually), else of the program itself.
+    ``python3 bots/lowest_bettor.py`` gives ``lowest_bettor``; ``node -e '...'``, ``node``."""
+    for word in argv[1:]:
+        path = PurePath(word)
+        if not word.startswith("-") and _SCRIPT_SUFFIX.fullmatch(path.suffix):
+            return path.stem
+    return PurePath(argv[0]).stem
+
+
+def _clean_name(name: str) -> str:
+    clean = _NAME_CHARS.sub("_", name).strip("_")
+    if not clean or not clean[0].isalpha():
+        clean = f"bot_{clean}".rstrip("_")
+    return clean[:28]
+
+
+def parse_agent(text: str, *, check_command: bool = True) -> AgentSpec:
+    """Parse one AGENT argument (see the module docstring).
+
+    ``check_command`` also checks that an external program can be found (on the PATH, or
+    as an executable path), so a typo fails at once rather than as a forfeit in every game.
+    Raises :class:`AgentSpecError` with the reason.
+    """
+    from engine.agents import resolve_agent_name  # noqa: PLC0415
+    from engine.errors import UnknownAgent  # noqa: PLC0415
+
+    label: str | None = None
+    body = text.strip()
+    labelled = _LABEL.fullmatch(body)
+    if labelled:
+        label, body = labelled.group(1), labelled.group(2).strip()
+    if body.startswith(EXEC_PREFIX):
+        command = body[len(EXEC_PREFIX) :]
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise AgentSpecError(f"cannot split the command of {text!r}: {exc}") from None
+        if not argv:
+            raise AgentSpecError(f"{text!r} gives no command after {EXEC_PREFIX!r}")
+        if check_command and shutil.which(argv[0]) is None:
+            raise AgentSpecError(
+                f"the program {argv[0]!r} of {text!r} is not on the PATH or not executable"
+            )
+        name = label or _clean_name(_program_name(argv))
+        return AgentSpec(text=text, name=name, argv=tuple(argv))
+    try:
+        builtin = resolve_agent_name(body)
+    except UnknownAgent as exc:
+        raise AgentSpecError(
+            f"{exc.message}; or give an external program as exec:COMMAND"
+        ) from None
+    return AgentSpec(text=text, name=label or _clean_name(builtin), builtin=builtin)
+
+
+def entry_labels(specs: Sequence[AgentSpec]) -> list[str]:
+    """One label per entry: its name, or ``name#k`` for the k-th of several with one name.
+
+    Each AGENT argument is its own entry in the results, so ``random random`` compares
+    two independent copies of the random agent (a useful check that seats are fair).
+    """
+    counts = Counter(spec.name for spec in specs)
+    seen: Counter[str] = Counter()
+    labels = []
+    for spec in specs:
+        if counts[spec.name] == 1:
+            labels.append(spec.name)
+        else:
+            seen[spec.name] += 1
+            labels.append(f"{spec.name}#{seen[spec.name]}")
+    return labels
