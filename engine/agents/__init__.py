@@ -1,9 +1,9 @@
 """Built-in agents, found by name.
 
->>> sorted(AGENTS)[:1]
-['random']
->>> make_agent("random", seed=1).name
-'random'
+>>> sorted(AGENTS)
+['bayesian', 'bold', 'probabilist', 'random']
+>>> make_agent("Dazhbog", seed=1).name
+'probabilist'
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Final
 
 from engine.agents.base import Agent
+from engine.agents.bayesian import BayesianAgent
+from engine.agents.probabilist import BoldAgent, ProbabilistAgent
 from engine.agents.random_agent import RandomAgent
 from engine.errors import UnknownAgent
 
@@ -19,11 +21,22 @@ AgentFactory = Callable[[int | None], Agent]
 
 AGENTS: Final[dict[str, AgentFactory]] = {
     "random": RandomAgent,
+    "probabilist": ProbabilistAgent,
+    "bold": BoldAgent,
+    "bayesian": BayesianAgent,
 }
 """Every built-in agent by its own name."""
 
-ALIASES: Final[dict[str, str]] = {}
-"""Names of the established service's AI players, mapped to the closest built-in agent."""
+ALIASES: Final[dict[str, str]] = {
+    "Dazhbog": "probabilist",
+    "Porevit": "bold",
+}
+"""Names of the established service's AI players, mapped to the closest built-in agent.
+
+Both established agents weight bets by the probability that each set exists given their own
+cards, so both map to the own-hand probability agents: ``Dazhbog`` to the cautious
+``probabilist`` and ``Porevit`` to its bolder parameterisation ``bold``.
+"""
 
 
 def resolve_agent_name(name: str) -> str:
@@ -40,4 +53,14 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     return AGENTS[resolve_agent_name(name)](seed)
 
 
-__all__ = ["AGENTS", "ALIASES", "Agent", "RandomAgent", "make_agent", "resolve_agent_name"]
+__all__ = [
+    "AGENTS",
+    "ALIASES",
+    "Agent",
+    "BayesianAgent",
+    "BoldAgent",
+    "ProbabilistAgent",
+    "RandomAgent",
+    "make_agent",
+    "resolve_agent_name",
+]
