@@ -42,8 +42,20 @@ class Settings(BaseSettings):
     """The most games the public list returns at once."""
     max_body_bytes: int = Field(default=16 * 1024, ge=256)
     """Request bodies above this size are refused with 413."""
+    request_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    """A request body must arrive within this time (else 408); under ``blef serve``, so must
+    every request head (else the connection is closed, with a 408 if part of it came)."""
     max_ai_moves_per_request: int = Field(default=10_000, ge=1)
     """A safety bound on AI moves made within one request."""
+
+    websocket_poll_seconds: float = Field(default=0.5, gt=0, le=10)
+    """How often a websocket watcher of ``blef serve`` checks its game for a new version."""
+    max_websockets: int = Field(default=500, ge=1)
+    """Websocket watchers one ``blef serve`` process keeps open at once; past that a new one
+    is closed with code 1013 (try again later)."""
+    websocket_endpoint: str | None = None
+    """The WebSocket API's management endpoint the AWS pusher posts to
+    (``https://<api id>.execute-api.<region>.amazonaws.com/<stage>``; set by the stack)."""
 
 
 @lru_cache(maxsize=1)

@@ -84,6 +84,12 @@ EXCLUDED: Sequence[Excluded] = (
     Excluded("typer", "typer", "the `blef` command line"),
     Excluded("rich", "rich", "the `blef` command line's output"),
     Excluded("httpx", "httpx", "an HTTP client (tests, smoke test, bots); the API makes no calls"),
+    Excluded(
+        "websockets",
+        "websockets",
+        "uvicorn's websocket protocol for `blef serve`; on AWS the WebSocket API Gateway "
+        "speaks it and app.websocket_handler gets plain events",
+    ),
 )
 
 

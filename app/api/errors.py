@@ -63,7 +63,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        codes = {404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
+        codes = {
+            400: "invalid_request",  # e.g. a body that is not UTF-8 ("error parsing the body")
+            404: "not_found",
+            405: "method_not_allowed",
+            413: "body_too_large",
+        }
         response = error_response(
             exc.status_code, str(exc.detail), codes.get(exc.status_code, "http_error")
         )

@@ -11,7 +11,7 @@ from fastapi.middleware.cors import CORSMiddleware
 from app.api import errors
 from app.api.deps import ServiceProvider
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
-from app.api.routes import listing, lobby, play
+from app.api.routes import listing, lobby, play, watch
 from app.logs import configure_logging
 from app.service import GameService
 from app.settings import Settings, get_settings
@@ -47,7 +47,12 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.include_router(lobby.router)
     app.include_router(play.router)
     app.include_router(listing.router)
-    app.add_middleware(BodyLimitMiddleware, limit=settings.max_body_bytes)
+    app.include_router(watch.router)  # /ws: the websocket watchers (no OpenAPI entry)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        limit=settings.max_body_bytes,
+        timeout=settings.request_timeout_seconds,
+    )
     app.add_middleware(
         CORSMiddleware,
         allow_origins=["*"],

@@ -3,6 +3,7 @@ size of request bodies (413 past it)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -70,11 +71,14 @@ class RequestLogMiddleware:
 
 
 class BodyLimitMiddleware:
-    """Read at most ``limit`` bytes of a request body; answer 413 past that."""
+    """Read at most ``limit`` bytes of a request body, within ``timeout`` seconds; answer
+    413 past the size and 408 past the time (a client sending a body slowly, or not at all
+    after its headers, would otherwise hold a connection and a worker thread forever)."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
@@ -91,8 +95,16 @@ class BodyLimitMiddleware:
                     return
         chunks: list[bytes] = []
         size = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                await self._refuse(
+                    send, 408, "Request body not received in time", "request_timeout"
+                )
+                return
             if message["type"] == "http.disconnect":
                 return
             body = message.get("body", b"")
@@ -116,15 +128,17 @@ class BodyLimitMiddleware:
         await self.app(scope, replay, send)
 
     async def _too_large(self, send: Send) -> None:
-        payload: dict[str, Any] = {
-            "error": f"Request body too large: at most {self.limit} bytes",
-            "code": "body_too_large",
-        }
+        message = f"Request body too large: at most {self.limit} bytes"
+        await self._refuse(send, 413, message, "body_too_large")
+
+    @staticmethod
+    async def _refuse(send: Send, status: int, message: str, code: str) -> None:
+        payload: dict[str, Any] = {"error": message, "code": code}
         body = json.dumps(payload).encode()
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),

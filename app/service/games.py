@@ -29,11 +29,18 @@ from app.service.errors import (
     GameNotFinished,
     GameNotFound,
     IdempotencyKeyReused,
+    InvalidParameter,
     MissingParameter,
     NotAPlayer,
     StaleVersion,
 )
-from app.service.responses import list_entry, record_body, snapshot_body, state_body
+from app.service.responses import (
+    current_state,
+    list_entry,
+    record_body,
+    snapshot_body,
+    state_body,
+)
 from app.settings import Settings
 from app.store.base import Conflict, GameDoc, GameStore, RoundSnapshot
 from engine import errors as rules
@@ -191,7 +198,7 @@ class GameService:
                 raise rules.GameAlreadyStarted
             self._require_admin(doc, game, admin)
             game.start()
-            records = self._play_ai_turns(game)
+            records = self._play_ai_turns(game, doc.game_uuid, [])
             return (lambda _doc: {"message": "Game started"}), self._snapshots(doc, records)
 
         return self._change(game_uuid, change, idempotency_key, fingerprint)
@@ -224,8 +231,8 @@ class GameService:
             if expected_version is not None and expected_version != doc.version:
                 raise StaleVersion
             record = game.apply(action, by=nickname)
-            records = [record] if record is not None else []
-            records += self._play_ai_turns(game)
+            ended = [record] if record is not None else []
+            records = self._play_ai_turns(game, doc.game_uuid, ended)
             snapshots = self._snapshots(doc, records)
             if record is not None:
                 data = snapshots[0].data
@@ -241,27 +248,43 @@ class GameService:
     ) -> StateReply:
         """The current state as the given player (or an observer) may see it, or the
         snapshot of a finished round (``round_param``: blank or -1 for the current one)."""
-        doc = self._load(ids.game_uuid(game_uuid))
-        viewer = None
-        if player_uuid is not None and player_uuid != "":
-            viewer = self._nickname_of(doc, ids.player_uuid(player_uuid))
+        doc, viewer = self.viewer(game_uuid, player_uuid)
         wanted = ids.round_number(round_param)
         current = int(doc.state["round_number"])
         if wanted is not None and wanted > current:
             raise rules.RoundNotReached
         finished = doc.status == Status.FINISHED.value
         if wanted is None or (wanted == current and not finished):
-            game = Game.from_dict(doc.state)
-            return StateReply(state_body(doc, game.view_for(viewer)), f'"v{doc.version}"')
+            return StateReply(current_state(doc, viewer), f'"v{doc.version}"')
         snapshot = self.store.load_round(doc.game_uuid, wanted)
         if snapshot is None:  # a snapshot can only be missing if the store lost it
             raise GameNotFound(f"Round {wanted} of this game is no longer stored")
         return StateReply(snapshot_body(doc, snapshot.data), f'"v{doc.version}-r{wanted}"')
 
+    def viewer(self, game_uuid: str | None, player_uuid: str | None) -> tuple[GameDoc, str | None]:
+        """The game and who is looking at it: the nickname ``player_uuid`` belongs to, or
+        None for an observer (no UUID). Refuses what :meth:`state` refuses: a bad UUID, an
+        unknown game, a UUID of no player. Websocket watchers are checked with it."""
+        doc = self._load(ids.game_uuid(game_uuid))
+        viewer = None
+        if player_uuid is not None and player_uuid != "":
+            viewer = self._nickname_of(doc, ids.player_uuid(player_uuid))
+        return doc, viewer
+
+    def version(self, game_uuid: str) -> int | None:
+        """The game's current version, or None once it is gone: what a websocket watcher
+        polls to learn that the game changed."""
+        doc = self.store.load(ids.game_uuid(game_uuid))
+        return None if doc is None else doc.version
+
     def list_public(self, limit: int | None = None) -> list[Body]:
-        """Public games still in the lobby, changed within the listing window, newest first."""
+        """Public games still in the lobby, changed within the listing window, newest first:
+        at most ``limit`` of them, which may not exceed the configured maximum (a clear 400,
+        rather than silently fewer games than asked for)."""
         cap = self.settings.max_listed_games
-        count = cap if limit is None else max(1, min(limit, cap))
+        if limit is not None and not 1 <= limit <= cap:
+            raise InvalidParameter("limit", limit, f"Must be an integer between 1 and {cap}")
+        count = cap if limit is None else limit
         since = self._clock() - self.settings.public_list_window_seconds
         return [list_entry(game) for game in self.store.list_public(since, count)]
 
@@ -351,10 +374,18 @@ class GameService:
     def _snapshots(doc: GameDoc, records: list[RoundRecord]) -> list[RoundSnapshot]:
         return [RoundSnapshot(doc.game_uuid, r.number, r.to_dict()) for r in records]
 
-    def _play_ai_turns(self, game: Game) -> list[RoundRecord]:
-        """Let AI players move while it is their turn; returns the rounds that ended."""
-        records: list[RoundRecord] = []
+    def _play_ai_turns(
+        self, game: Game, game_uuid: str, records: list[RoundRecord]
+    ) -> list[RoundRecord]:
+        """Let AI players move while it is their turn, adding the rounds that end to
+        ``records`` (which holds the rounds this request ended before); returns it.
+
+        Agents are made afresh for each request. One that learns from finished rounds is
+        first told every round of the game so far (those stored, then ``records``), so it
+        plays as it would have had it sat at the table all along.
+        """
         agents: dict[int, Agent] = {}
+        earlier: list[RoundRecord] | None = None
         for _ in range(self.settings.max_ai_moves_per_request):
             seat = game.current_seat
             if game.status is not Status.RUNNING or seat is None:
@@ -365,6 +396,13 @@ class GameService:
             agent = agents.get(seat)
             if agent is None:
                 agent = agents[seat] = self._agent_factory(name, secrets.randbits(63))
+                if agent.learns_from_rounds:
+                    if earlier is None:
+                        earlier = [
+                            RoundRecord.from_dict(s.data) for s in self.store.load_rounds(game_uuid)
+                        ]
+                    for past in (*earlier, *records):
+                        agent.round_ended(past)
             action = agent.act(Observation(game, seat))
             if not game.is_legal(action):
                 log.warning("ai_illegal_action", extra={"agent": name})

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.store.base import GameDoc, PublicGame
+from engine.game import Game
 
 Body = dict[str, Any]
 
@@ -39,6 +40,13 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
         if optional in view:
             body[optional] = view[optional]
     return body
+
+
+def current_state(doc: GameDoc, viewer: str | None) -> Body:
+    """The current round's state object as ``viewer`` (a nickname, or None for an observer)
+    may see it: what ``GET /games/{game_uuid}`` answers, and what a websocket watcher is
+    sent. Raises engine.errors.UnknownPlayer for a nickname that is not in the game."""
+    return state_body(doc, Game.from_dict(doc.state).view_for(viewer))
 
 
 def snapshot_body(doc: GameDoc, snapshot: dict[str, Any]) -> Body:

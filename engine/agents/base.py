@@ -16,6 +16,9 @@ class Agent:
     """
 
     name: ClassVar[str] = "agent"
+    learns_from_rounds: ClassVar[bool] = False
+    """Whether :meth:`round_ended` changes how the agent plays. A service that makes a fresh
+    agent in the middle of a game replays the finished rounds to such an agent first."""
 
     def act(self, obs: Observation) -> int:
         raise NotImplementedError

@@ -131,6 +131,7 @@ class BayesianAgent(Agent):
     """
 
     name: ClassVar[str] = "bayesian"
+    learns_from_rounds: ClassVar[bool] = True
     particles: ClassVar[int] = 128
     after_false_raise: ClassVar[float] = 0.85
     after_true_raise: ClassVar[float] = 0.35

@@ -2,7 +2,8 @@
 
 Kept outside the ``engine`` and ``app`` packages: nothing here is imported at runtime, and
 nothing in the service imports it. ``infra/app.py`` creates one :class:`BlefStack` per
-environment; the stack composes :class:`Database`, :class:`Api` and :class:`Monitoring`.
+environment; the stack composes :class:`Database`, :class:`Api`, :class:`Watch` (the
+websocket) and :class:`Monitoring`.
 """
 
 from .api import Api
@@ -10,6 +11,7 @@ from .config import DEFAULT_ENVIRONMENT, ENVIRONMENTS, EnvironmentSettings, sett
 from .database import Database
 from .monitoring import Monitoring
 from .stack import BlefStack
+from .watch import Watch
 
 __all__ = [
     "DEFAULT_ENVIRONMENT",
@@ -19,5 +21,6 @@ __all__ = [
     "Database",
     "EnvironmentSettings",
     "Monitoring",
+    "Watch",
     "settings_for",
 ]

@@ -32,6 +32,8 @@ class Database(Construct):
             sort_key=dynamodb.Attribute(name="sk", type=dynamodb.AttributeType.STRING),
             billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
             time_to_live_attribute=TTL_ATTRIBUTE,
+            # Every change, as the item after it, for the websocket pusher (watch.py).
+            stream=dynamodb.StreamViewType.NEW_IMAGE,
             point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
                 point_in_time_recovery_enabled=True
             ),

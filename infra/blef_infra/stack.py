@@ -1,4 +1,5 @@
-"""One deployment of the Blef service: database, API and monitoring, and their outputs."""
+"""One deployment of the Blef service: database, API, websocket and monitoring, and their
+outputs."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from .api import Api
 from .config import EnvironmentSettings
 from .database import Database
 from .monitoring import Monitoring
+from .watch import Watch
 
 
 class BlefStack(Stack):
@@ -38,6 +40,9 @@ class BlefStack(Stack):
         self.api = Api(
             self, "Api", settings=settings, table=self.database.table, asset_dir=asset_dir
         )
+        self.watch = Watch(
+            self, "Watch", settings=settings, table=self.database.table, asset_dir=asset_dir
+        )
         self.monitoring = Monitoring(
             self,
             "Monitoring",
@@ -49,5 +54,11 @@ class BlefStack(Stack):
         )
 
         CfnOutput(self, "ApiUrl", value=self.api.url, description="The base URL for clients")
+        CfnOutput(
+            self,
+            "WebSocketUrl",
+            value=self.watch.url,
+            description="The websocket URL for watching games (the iOS client's websocket setting)",
+        )
         CfnOutput(self, "TableName", value=self.database.table.table_name)
         CfnOutput(self, "AlarmTopicArn", value=self.monitoring.topic.topic_arn)

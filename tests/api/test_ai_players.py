@@ -4,9 +4,13 @@ made it their turn: a human plays only their own turns, on Lambda or locally ali
 from __future__ import annotations
 
 import random
+from typing import Any, ClassVar
 
 from fastapi.testclient import TestClient
 
+from app.service import GameService
+from app.settings import Settings
+from app.store.sqlite import SqliteStore
 from engine.agents import AGENTS
 from tests.support.api import Blef, bearer, next_action
 
@@ -92,3 +96,48 @@ def test_inviting_is_refused_clearly_when_it_cannot_be_done(blef: Blef, client: 
     assert invite("random") == (403, "room_full")
     blef.start(game, admin)
     assert invite("random") == (403, "game_already_started")
+
+
+class _Recorder:
+    """A learning agent that records which finished rounds it was told before acting."""
+
+    name = "random"
+    learns_from_rounds = True
+    made: ClassVar[list[_Recorder]] = []
+
+    def __init__(self, seed: int | None) -> None:
+        self.told: list[int] = []
+        self.round_at_first_move: int | None = None
+        _Recorder.made.append(self)
+
+    def act(self, obs: Any) -> int:
+        if self.round_at_first_move is None:
+            self.round_at_first_move = obs.round_number
+        return obs.min_bet if obs.min_bet < 88 else 88
+
+    def round_ended(self, record: Any) -> None:
+        self.told.append(record.number)
+
+
+def test_an_ai_that_learns_is_told_every_earlier_round_when_it_is_made_mid_game(
+    settings: Settings,
+) -> None:
+    store = SqliteStore(settings.db_path)
+    _Recorder.made.clear()
+    service = GameService(store, settings, agent_factory=lambda name, seed: _Recorder(seed))  # type: ignore[arg-type, return-value]
+    game = service.create_game()["game_uuid"]
+    human = service.join(game, "alice")["player_uuid"]
+    service.invite_ai(game, human, "random")
+    service.start(game, human)
+    for _ in range(400):
+        state = service.state(game).body
+        if state["status"] == "Finished":
+            break
+        service.play(game, human, 88 if state["history"] else 0)
+    late = [a for a in _Recorder.made if a.round_at_first_move and a.round_at_first_move > 1]
+    assert late, "no AI was made after the first round"
+    for agent in late:
+        assert agent.told[: agent.round_at_first_move - 1] == list(
+            range(1, agent.round_at_first_move)
+        )
+    store.close()

@@ -73,6 +73,9 @@ def _synthesise(workdir: Path, outdir: Path) -> None:
     (asset / "app" / "lambda_handler.py").write_text(
         "def handler(event, context):\n    return {}\n"
     )
+    (asset / "app" / "websocket_handler.py").write_text(
+        "def route(event, context):\n    return {}\n\n\ndef push(event, context):\n    return {}\n"
+    )
 
     app = cdk.App(outdir=str(outdir))
     for env in ENVIRONMENTS:

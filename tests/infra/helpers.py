@@ -39,3 +39,55 @@ def policy_statements(template: Template) -> Iterator[dict[str, Any]]:
 
 def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
+
+
+API_HANDLER = "app.lambda_handler.handler"
+"""The HTTP API's function; the websocket's functions are told apart by their handlers too."""
+
+
+def function_with_handler(template: Template, handler: str) -> tuple[str, dict[str, Any]]:
+    """The logical id and the properties of the one function running ``handler``."""
+    logical, resource = only(
+        template.find_resources("AWS::Lambda::Function", {"Properties": {"Handler": handler}})
+    )
+    return logical, dict(resource["Properties"])
+
+
+def api_function(template: Template) -> tuple[str, dict[str, Any]]:
+    return function_with_handler(template, API_HANDLER)
+
+
+def api_of_protocol(template: Template, protocol: str) -> tuple[str, dict[str, Any]]:
+    """The logical id and the properties of the one API Gateway v2 API of ``protocol``
+    (``HTTP`` or ``WEBSOCKET``)."""
+    logical, resource = only(
+        template.find_resources(
+            "AWS::ApiGatewayV2::Api", {"Properties": {"ProtocolType": protocol}}
+        )
+    )
+    return logical, dict(resource["Properties"])
+
+
+def of_api(template: Template, resource_type: str, api: str) -> dict[str, dict[str, Any]]:
+    """The resources of ``resource_type`` (stages, routes, integrations) of one API."""
+    return {
+        logical: dict(resource["Properties"])
+        for logical, resource in template.find_resources(resource_type).items()
+        if resource["Properties"].get("ApiId") == {"Ref": api}
+    }
+
+
+def role_of(function: Mapping[str, Any]) -> str:
+    """The logical id of a function's role (from its properties)."""
+    role: str = function["Role"]["Fn::GetAtt"][0]
+    return role
+
+
+def role_statements(template: Template, role: str) -> list[dict[str, Any]]:
+    """The statements of every policy attached to one role (by logical id)."""
+    return [
+        statement
+        for policy in template.find_resources("AWS::IAM::Policy").values()
+        if {"Ref": role} in policy["Properties"]["Roles"]
+        for statement in policy["Properties"]["PolicyDocument"]["Statement"]
+    ]

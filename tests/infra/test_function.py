@@ -1,4 +1,7 @@
-"""The Lambda function: runtime, size, settings, code, logs, and least-privilege access."""
+"""The Lambda functions: runtime, size, settings, code, logs, and least-privilege access.
+
+The HTTP API's function is the one running ``app.lambda_handler.handler``; the websocket's two
+functions (tests/infra/test_websocket.py) share its runtime, code and logging rules."""
 
 from __future__ import annotations
 
@@ -8,7 +11,14 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from deployment import build_lambda_asset
-from tests.infra.helpers import as_list, logical_id, policy_statements, properties
+from tests.infra.helpers import (
+    api_function,
+    as_list,
+    logical_id,
+    policy_statements,
+    role_of,
+    role_statements,
+)
 
 if TYPE_CHECKING:
     from aws_cdk.assertions import Match, Template
@@ -17,18 +27,19 @@ EVERY_ENVIRONMENT = pytest.mark.parametrize("env", ["dev", "prod"])
 
 
 @EVERY_ENVIRONMENT
-def test_the_function_runs_the_handler_on_arm64_with_the_python_the_asset_is_built_for(
+def test_every_function_runs_on_arm64_with_the_python_the_asset_is_built_for(
     templates: Mapping[str, Template], env: str
 ) -> None:
-    templates[env].resource_count_is("AWS::Lambda::Function", 1)
-    templates[env].has_resource_properties(
-        "AWS::Lambda::Function",
-        {
-            "Handler": "app.lambda_handler.handler",
-            "Runtime": f"python{build_lambda_asset.PYTHON_VERSION}",
-            "Architectures": ["arm64"],
-        },
-    )
+    functions = templates[env].find_resources("AWS::Lambda::Function")
+    handlers = sorted(f["Properties"]["Handler"] for f in functions.values())
+    assert handlers == [
+        "app.lambda_handler.handler",
+        "app.websocket_handler.push",
+        "app.websocket_handler.route",
+    ]
+    for function in functions.values():
+        assert function["Properties"]["Runtime"] == f"python{build_lambda_asset.PYTHON_VERSION}"
+        assert function["Properties"]["Architectures"] == ["arm64"]
     assert build_lambda_asset.PLATFORM.endswith("aarch64")
 
 
@@ -47,7 +58,7 @@ def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
     templates: Mapping[str, Template], env: str
 ) -> None:
     table = logical_id(templates[env], "AWS::DynamoDB::Table")
-    function = properties(templates[env], "AWS::Lambda::Function")
+    _, function = api_function(templates[env])
     assert function["Environment"]["Variables"] == {
         "BLEF_STORE": "dynamodb",
         "BLEF_TABLE_NAME": {"Ref": table},
@@ -70,14 +81,16 @@ def test_the_code_is_the_asset_folder_uploaded_by_cdk(dev: Template, match: type
 
 
 @pytest.mark.parametrize(("env", "days"), [("dev", 7), ("prod", 90)], ids=["dev", "prod"])
-def test_the_function_logs_to_its_own_log_group_kept_for_the_environments_retention(
+def test_each_function_logs_to_its_own_log_group_kept_for_the_environments_retention(
     templates: Mapping[str, Template], env: str, days: int
 ) -> None:
     template = templates[env]
-    function = properties(template, "AWS::Lambda::Function")
-    log_group = function["LoggingConfig"]["LogGroup"]["Ref"]
+    functions = template.find_resources("AWS::Lambda::Function").values()
+    groups = [f["Properties"]["LoggingConfig"]["LogGroup"]["Ref"] for f in functions]
+    assert len(set(groups)) == len(groups) == 3
     log_groups = template.find_resources("AWS::Logs::LogGroup")
-    assert log_groups[log_group]["Properties"]["RetentionInDays"] == days
+    for log_group in groups:
+        assert log_groups[log_group]["Properties"]["RetentionInDays"] == days
 
 
 @EVERY_ENVIRONMENT
@@ -91,18 +104,22 @@ def test_no_policy_the_stack_writes_allows_anything_on_every_resource(
 
 
 @EVERY_ENVIRONMENT
-def test_the_function_role_has_no_managed_policies(
+def test_each_function_has_a_role_of_its_own_with_no_managed_policies(
     templates: Mapping[str, Template], env: str
 ) -> None:
-    role = properties(templates[env], "AWS::IAM::Role")
-    assert "ManagedPolicyArns" not in role
-    assert role["AssumeRolePolicyDocument"]["Statement"] == [
-        {
-            "Action": "sts:AssumeRole",
-            "Effect": "Allow",
-            "Principal": {"Service": "lambda.amazonaws.com"},
-        }
-    ]
+    template = templates[env]
+    functions = template.find_resources("AWS::Lambda::Function").values()
+    roles = template.find_resources("AWS::IAM::Role")
+    assert sorted(role_of(f["Properties"]) for f in functions) == sorted(roles)
+    for role in roles.values():
+        assert "ManagedPolicyArns" not in role["Properties"]
+        assert role["Properties"]["AssumeRolePolicyDocument"]["Statement"] == [
+            {
+                "Action": "sts:AssumeRole",
+                "Effect": "Allow",
+                "Principal": {"Service": "lambda.amazonaws.com"},
+            }
+        ]
 
 
 def _resources_of(statements: list[dict[str, Any]], service: str) -> list[Any]:
@@ -121,7 +138,7 @@ def test_the_function_reads_and_writes_its_table_and_its_index_and_nothing_else(
     template = templates[env]
     table_arn = {"Fn::GetAtt": [logical_id(template, "AWS::DynamoDB::Table"), "Arn"]}
     index_arns = {"Fn::Join": ["", [table_arn, "/index/*"]]}
-    statements = list(policy_statements(template))
+    statements = role_statements(template, role_of(api_function(template)[1]))
     dynamodb = [s for s in statements if "dynamodb:PutItem" in as_list(s["Action"])]
     assert len(dynamodb) == 1
     actions = set(as_list(dynamodb[0]["Action"]))
@@ -135,17 +152,20 @@ def test_the_function_reads_and_writes_its_table_and_its_index_and_nothing_else(
 
 
 @EVERY_ENVIRONMENT
-def test_the_function_may_write_to_its_own_log_group_only(
+def test_each_function_may_write_to_its_own_log_group_only(
     templates: Mapping[str, Template], env: str
 ) -> None:
     template = templates[env]
-    function = properties(template, "AWS::Lambda::Function")
-    log_group = function["LoggingConfig"]["LogGroup"]["Ref"]
-    logs = [s for s in policy_statements(template) if as_list(s["Action"])[0].startswith("logs:")]
-    assert logs == [
-        {
-            "Action": ["logs:CreateLogStream", "logs:PutLogEvents"],
-            "Effect": "Allow",
-            "Resource": {"Fn::GetAtt": [log_group, "Arn"]},
-        }
-    ]
+    for function in template.find_resources("AWS::Lambda::Function").values():
+        log_group = function["Properties"]["LoggingConfig"]["LogGroup"]["Ref"]
+        statements = role_statements(template, role_of(function["Properties"]))
+        logs = [s for s in statements if as_list(s["Action"])[0].startswith("logs:")]
+        assert logs == [
+            {
+                "Action": ["logs:CreateLogStream", "logs:PutLogEvents"],
+                "Effect": "Allow",
+                "Resource": {"Fn::GetAtt": [log_group, "Arn"]},
+            }
+        ]
+    every = [s for s in policy_statements(template) if as_list(s["Action"])[0].startswith("logs:")]
+    assert len(every) == 3

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.infra.helpers import logical_id, properties
+from tests.infra.helpers import api_function, api_of_protocol, of_api, only
 
 if TYPE_CHECKING:
     from aws_cdk.assertions import Match, Template
@@ -22,20 +22,15 @@ def test_every_request_goes_to_the_function_through_the_default_route(
     templates: Mapping[str, Template], env: str, match: type[Match]
 ) -> None:
     template = templates[env]
-    function = logical_id(template, "AWS::Lambda::Function")
-    template.resource_count_is("AWS::ApiGatewayV2::Api", 1)
-    template.has_resource_properties(
-        "AWS::ApiGatewayV2::Api", {"ProtocolType": "HTTP", "Name": f"blef-{env}"}
-    )
-    template.has_resource_properties("AWS::ApiGatewayV2::Route", {"RouteKey": "$default"})
-    template.has_resource_properties(
-        "AWS::ApiGatewayV2::Integration",
-        {
-            "IntegrationType": "AWS_PROXY",
-            "PayloadFormatVersion": "2.0",
-            "IntegrationUri": {"Fn::GetAtt": [function, "Arn"]},
-        },
-    )
+    function, _ = api_function(template)
+    api, properties = api_of_protocol(template, "HTTP")
+    assert properties["Name"] == f"blef-{env}"
+    routes = of_api(template, "AWS::ApiGatewayV2::Route", api)
+    assert [r["RouteKey"] for r in routes.values()] == ["$default"]
+    _, integration = only(of_api(template, "AWS::ApiGatewayV2::Integration", api))
+    assert integration["IntegrationType"] == "AWS_PROXY"
+    assert integration["PayloadFormatVersion"] == "2.0"
+    assert integration["IntegrationUri"] == {"Fn::GetAtt": [function, "Arn"]}
     template.has_resource_properties(
         "AWS::Lambda::Permission",
         {
@@ -53,24 +48,21 @@ def test_every_request_goes_to_the_function_through_the_default_route(
 def test_the_default_stage_deploys_itself_and_throttles_at_the_environments_limits(
     templates: Mapping[str, Template], env: str, rate: int, burst: int
 ) -> None:
-    templates[env].resource_count_is("AWS::ApiGatewayV2::Stage", 1)
-    templates[env].has_resource_properties(
-        "AWS::ApiGatewayV2::Stage",
-        {
-            "StageName": "$default",
-            "AutoDeploy": True,
-            "DefaultRouteSettings": {
-                "ThrottlingRateLimit": rate,
-                "ThrottlingBurstLimit": burst,
-            },
-        },
-    )
+    template = templates[env]
+    api, _ = api_of_protocol(template, "HTTP")
+    _, stage = only(of_api(template, "AWS::ApiGatewayV2::Stage", api))
+    assert stage["StageName"] == "$default"
+    assert stage["AutoDeploy"] is True
+    assert stage["DefaultRouteSettings"] == {
+        "ThrottlingRateLimit": rate,
+        "ThrottlingBurstLimit": burst,
+    }
 
 
 def test_cors_lets_any_origin_send_the_methods_and_headers_the_clients_use(
     prod: Template,
 ) -> None:
-    cors = properties(prod, "AWS::ApiGatewayV2::Api")["CorsConfiguration"]
+    cors = api_of_protocol(prod, "HTTP")[1]["CorsConfiguration"]
     assert cors["AllowOrigins"] == ["*"]
     assert sorted(cors["AllowMethods"]) == ["GET", "OPTIONS", "POST"]
     assert sorted(cors["AllowHeaders"]) == [
@@ -88,7 +80,9 @@ def test_access_logs_are_one_json_object_per_request_without_query_strings_or_he
     templates: Mapping[str, Template], env: str
 ) -> None:
     template = templates[env]
-    settings = properties(template, "AWS::ApiGatewayV2::Stage")["AccessLogSettings"]
+    api, _ = api_of_protocol(template, "HTTP")
+    _, stage = only(of_api(template, "AWS::ApiGatewayV2::Stage", api))
+    settings = stage["AccessLogSettings"]
     access_log_group = settings["DestinationArn"]["Fn::GetAtt"][0]
     log_groups = template.find_resources("AWS::Logs::LogGroup")
     assert "RetentionInDays" in log_groups[access_log_group]["Properties"]

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.infra.helpers import logical_id
+from tests.infra.helpers import api_function, api_of_protocol, logical_id
 
 if TYPE_CHECKING:
     from aws_cdk.assertions import Template
@@ -36,7 +36,7 @@ def test_an_alarm_fires_on_api_5xx_responses(templates: Mapping[str, Template], 
     alarm = _alarm_on(template, "AWS/ApiGateway", "5xx")
     assert alarm["Statistic"] == "Sum"
     assert alarm["Dimensions"] == [
-        {"Name": "ApiId", "Value": {"Ref": logical_id(template, "AWS::ApiGatewayV2::Api")}}
+        {"Name": "ApiId", "Value": {"Ref": api_of_protocol(template, "HTTP")[0]}}
     ]
 
 
@@ -50,7 +50,7 @@ def test_an_alarm_fires_on_any_lambda_error_or_throttle(
     assert (alarm["Statistic"], alarm["Threshold"]) == ("Sum", 1)
     assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
     assert alarm["Dimensions"] == [
-        {"Name": "FunctionName", "Value": {"Ref": logical_id(template, "AWS::Lambda::Function")}}
+        {"Name": "FunctionName", "Value": {"Ref": api_function(template)[0]}}
     ]
 
 

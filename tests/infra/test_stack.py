@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.infra.helpers import PLACEHOLDER_STACK, logical_id
+from tests.infra.helpers import PLACEHOLDER_STACK, api_of_protocol, logical_id
 
 if TYPE_CHECKING:
     from aws_cdk.assertions import Match, Template
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def test_the_stack_outputs_the_api_url_and_the_table_name(
     prod: Template, match: type[Match]
 ) -> None:
-    api = logical_id(prod, "AWS::ApiGatewayV2::Api")
+    api, _ = api_of_protocol(prod, "HTTP")
     prod.has_output(
         "ApiUrl",
         {
@@ -42,10 +42,11 @@ def test_without_a_built_asset_the_stack_carries_an_error_so_the_cli_will_not_de
     synthesised: Synthesised,
 ) -> None:
     messages = synthesised.messages[PLACEHOLDER_STACK]
-    assert [(level, path) for level, path, _ in messages] == [
-        ("ERROR", f"/{PLACEHOLDER_STACK}/Api")
+    assert sorted((level, path) for level, path, _ in messages) == [
+        ("ERROR", f"/{PLACEHOLDER_STACK}/Api"),
+        ("ERROR", f"/{PLACEHOLDER_STACK}/Watch"),
     ]
-    assert "deployment/build_lambda_asset.py" in messages[0][2]
+    assert all("deployment/build_lambda_asset.py" in text for _, _, text in messages)
 
 
 def test_context_values_override_concurrency_and_throttling() -> None:

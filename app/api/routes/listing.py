@@ -23,7 +23,15 @@ router = APIRouter()
 )
 def list_games(
     service: ServiceDep,
-    limit: Annotated[int | None, Query(ge=1, le=1000, description="At most this many")] = None,
+    limit: Annotated[
+        int | None,
+        Query(
+            ge=1,
+            le=1000,
+            description="At most this many: 1 to the configured maximum (100 by default);"
+            " above it, 400",
+        ),
+    ] = None,
 ) -> JSONResponse:
     return reply(service.list_public(limit))
 

@@ -1,0 +1,157 @@
+"""The open websocket connections of the AWS deployment, as items of the games table.
+
+=======================  =========================  ========================  ===================
+item                     ``pk``                     ``sk``                    attributes
+=======================  =========================  ========================  ===================
+a watcher of a game      ``GAME#<game uuid>``       ``CONN#<connection id>``  ``connection_id``,
+                                                                              ``nickname``,
+                                                                              ``expires_at``
+its reverse              ``CONN#<connection id>``   ``CONN``                  ``game_uuid``,
+                                                                              ``expires_at``
+=======================  =========================  ========================  ===================
+
+The watcher item sits in its game's partition, so the pusher finds a game's watchers with
+one Query (``begins_with(sk, "CONN#")``, which no game or round item matches); the reverse
+item lets ``$disconnect``, which only knows the connection id, find the game. A watcher item
+holds the viewer's **nickname** (absent for an observer), never their secret UUID: the pusher
+needs no more to build that viewer's state. Both items expire (``expires_at``, the table's
+TTL attribute) after :data:`CONNECTION_TTL_SECONDS`, API Gateway's limit on a websocket's
+life, so connections whose ``$disconnect`` never came (API Gateway does not promise it) or
+whose game is never changed again are cleaned up for free.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb import DynamoDBClient
+    from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
+
+    Item = dict[str, AttributeValueTypeDef]
+
+CONNECTION_TTL_SECONDS: Final = 2 * 3600
+"""API Gateway closes every websocket connection after 2 hours."""
+GAME_PREFIX: Final = "GAME#"
+CONNECTION_PREFIX: Final = "CONN#"
+REVERSE_SK: Final = "CONN"
+
+
+def watcher_key(game_uuid: str, connection_id: str) -> Item:
+    return {"pk": {"S": GAME_PREFIX + game_uuid}, "sk": {"S": CONNECTION_PREFIX + connection_id}}
+
+
+def reverse_key(connection_id: str) -> Item:
+    return {"pk": {"S": CONNECTION_PREFIX + connection_id}, "sk": {"S": REVERSE_SK}}
+
+
+@dataclass(frozen=True, slots=True)
+class Watcher:
+    """One open connection watching a game, as a nickname (None: an observer)."""
+
+    game_uuid: str
+    connection_id: str
+    nickname: str | None
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> Watcher | None:
+        """The watcher an item (from a Query or a stream image) describes, or None if the item
+        is not a watcher item."""
+        pk, sk = item.get("pk", {}).get("S", ""), item.get("sk", {}).get("S", "")
+        if not (pk.startswith(GAME_PREFIX) and sk.startswith(CONNECTION_PREFIX)):
+            return None
+        nickname = item.get("nickname", {}).get("S")
+        return cls(pk.removeprefix(GAME_PREFIX), sk.removeprefix(CONNECTION_PREFIX), nickname)
+
+
+class Connections:
+    """Add, find and remove connection items in the games table through ``client``."""
+
+    def __init__(
+        self,
+        client: DynamoDBClient,
+        table_name: str,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.client = client
+        self.table_name = table_name
+        self._clock = clock
+
+    def add(self, connection_id: str, game_uuid: str, nickname: str | None) -> None:
+        """Record that ``connection_id`` watches ``game_uuid`` as ``nickname`` (None: as an
+        observer). Both items are written in one transaction, so neither is ever alone."""
+        now = int(self._clock())
+        expires_at: AttributeValueTypeDef = {"N": str(now + CONNECTION_TTL_SECONDS)}
+        watcher: Item = {
+            **watcher_key(game_uuid, connection_id),
+            "connection_id": {"S": connection_id},
+            "connected_at": {"N": str(now)},
+            "expires_at": expires_at,
+        }
+        if nickname is not None:
+            watcher["nickname"] = {"S": nickname}
+        reverse: Item = {
+            **reverse_key(connection_id),
+            "game_uuid": {"S": game_uuid},
+            "expires_at": expires_at,
+        }
+        self.client.transact_write_items(
+            TransactItems=[
+                {"Put": {"TableName": self.table_name, "Item": watcher}},
+                {"Put": {"TableName": self.table_name, "Item": reverse}},
+            ]
+        )
+
+    def remove(self, connection_id: str) -> str | None:
+        """Forget a closed connection; returns the game it watched (None if unknown, e.g.
+        already removed after a failed push, or expired)."""
+        old = self.client.delete_item(
+            TableName=self.table_name, Key=reverse_key(connection_id), ReturnValues="ALL_OLD"
+        ).get("Attributes")
+        if not old or "game_uuid" not in old:
+            return None
+        game_uuid = old["game_uuid"].get("S", "")
+        self.client.delete_item(
+            TableName=self.table_name, Key=watcher_key(game_uuid, connection_id)
+        )
+        return game_uuid
+
+    def forget(self, watcher: Watcher) -> None:
+        """Delete both items of a connection that API Gateway says is gone."""
+        for key in (
+            watcher_key(watcher.game_uuid, watcher.connection_id),
+            reverse_key(watcher.connection_id),
+        ):
+            self.client.delete_item(TableName=self.table_name, Key=key)
+
+    def watchers(self, game_uuid: str) -> list[Watcher]:
+        """The connections watching a game, leaving out expired items TTL has not yet
+        deleted."""
+        now = self._clock()
+        found: list[Watcher] = []
+        kwargs: dict[str, Any] = {}
+        while True:
+            page = self.client.query(
+                TableName=self.table_name,
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                ExpressionAttributeValues={
+                    ":pk": {"S": GAME_PREFIX + game_uuid},
+                    ":prefix": {"S": CONNECTION_PREFIX},
+                },
+                ProjectionExpression="pk, sk, nickname, expires_at",
+                ConsistentRead=True,  # a watcher who just connected must not be missed
+                **kwargs,
+            )
+            for item in page.get("Items", []):
+                watcher = Watcher.from_item(dict(item))
+                expires_at = float(item.get("expires_at", {}).get("N", "0"))
+                if watcher is not None and not (expires_at and expires_at < now):
+                    found.append(watcher)
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                return found
+            kwargs["ExclusiveStartKey"] = start

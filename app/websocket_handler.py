@@ -1,0 +1,189 @@
+"""AWS Lambda entry points of the WebSocket API through which clients watch a game.
+
+- :func:`route` serves the API's three routes (one function, so that a ``$connect`` warms it
+  for the ``$disconnect`` that follows), each also callable on its own:
+
+  - :func:`connect` (``$connect``) checks the ``game_uuid`` and ``player_uuid`` request
+    headers (or query parameters) as ``GET /games/{game_uuid}`` does, then records the
+    connection (app/watch/connections.py: the viewer's nickname, never their UUID); it
+    answers 400 with ``{"error", "code"}`` otherwise, and API Gateway refuses the handshake.
+  - :func:`disconnect` (``$disconnect``) deletes the connection's items.
+  - :func:`default` (``$default``) accepts and ignores whatever a client sends. API Gateway
+    answers websocket pings itself.
+
+- :func:`push` is fed by the games table's stream and posts each change to the game's
+  watchers (app/watch/pusher.py).
+
+Neither FastAPI nor Mangum is imported, and nothing at all happens at import: the settings,
+the boto3 clients and the service are built by the first invocation (boto3 only then) and
+kept for the life of the execution environment.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+from app.watch.messages import credentials
+from engine.errors import BlefError
+
+if TYPE_CHECKING:
+    from app.service import GameService
+    from app.settings import Settings
+    from app.watch.connections import Connections
+    from app.watch.pusher import ManagementApi, Pusher
+
+log = logging.getLogger("blef.watch")
+
+Event = dict[str, Any]
+Response = dict[str, Any]
+
+
+class Runtime:
+    """What the handlers use, built once per execution environment (tests build their own
+    and pass it to :func:`use`). ``management`` is the API Gateway management API client the
+    pusher posts with; without one, it is built on first use for the settings'
+    ``websocket_endpoint``."""
+
+    def __init__(
+        self,
+        service: GameService,
+        connections: Connections,
+        management: ManagementApi | None = None,
+    ) -> None:
+        self.service = service
+        self.connections = connections
+        self._management = management
+        self._pusher: Pusher | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Runtime:
+        from app.logs import configure_logging  # noqa: PLC0415
+        from app.service import GameService  # noqa: PLC0415
+        from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when invoked)
+        from app.watch.connections import Connections  # noqa: PLC0415
+
+        configure_logging(settings.log_level)
+        store = DynamoStore(
+            settings.table_name,
+            endpoint_url=settings.dynamodb_endpoint,
+            region_name=settings.aws_region,
+        )
+        return cls(GameService(store, settings), Connections(store.client, store.table_name))
+
+    @property
+    def pusher(self) -> Pusher:
+        if self._pusher is None:
+            from app.watch.pusher import Pusher  # noqa: PLC0415
+
+            management = self._management or _management_client(self.service.settings)
+            self._pusher = Pusher(self.connections, self.service.store, management)
+        return self._pusher
+
+
+def _management_client(settings: Settings) -> ManagementApi:
+    import boto3  # noqa: PLC0415
+    from botocore.config import Config  # noqa: PLC0415
+
+    if not settings.websocket_endpoint:
+        raise RuntimeError("BLEF_WEBSOCKET_ENDPOINT is not set: the pusher has nowhere to post")
+    client: ManagementApi = boto3.session.Session().client(
+        "apigatewaymanagementapi",
+        endpoint_url=settings.websocket_endpoint,
+        region_name=settings.aws_region,
+        config=Config(
+            retries={"mode": "standard"},
+            max_pool_connections=16,
+            connect_timeout=2,
+            read_timeout=5,
+        ),
+    )
+    return client
+
+
+_runtime: Runtime | None = None
+_lock = threading.Lock()
+
+
+def runtime() -> Runtime:
+    """The execution environment's runtime, built from the environment on first use."""
+    global _runtime  # noqa: PLW0603 (one runtime per execution environment)
+    if _runtime is None:
+        with _lock:
+            if _runtime is None:
+                from app.settings import Settings  # noqa: PLC0415
+
+                _runtime = Runtime.from_settings(Settings())
+    return _runtime
+
+
+def use(replacement: Runtime | None) -> None:
+    """Make the handlers use ``replacement`` (None: build one from the environment again)."""
+    global _runtime  # noqa: PLW0603
+    _runtime = replacement
+
+
+# ---------------------------------------------------------------------- the routes
+
+
+def connect(event: Event, context: Any = None) -> Response:
+    """``$connect``: refuse credentials the state route would refuse; record the others."""
+    connection_id = _connection_id(event)
+    viewer = credentials(event.get("headers"), event.get("queryStringParameters"))
+    handlers = runtime()
+    try:
+        doc, nickname = handlers.service.viewer(viewer.game_uuid, viewer.player_uuid)
+    except BlefError as error:
+        log.info("websocket_refused", extra={"code": error.code})
+        return {
+            "statusCode": 400,
+            "headers": {"Content-Type": "application/json"},
+            "body": json.dumps({"error": error.message, "code": error.code}),
+        }
+    handlers.connections.add(connection_id, doc.game_uuid, nickname)
+    log.info("websocket_connected", extra={"observer": nickname is None})
+    return {"statusCode": 200}
+
+
+def disconnect(event: Event, context: Any = None) -> Response:
+    """``$disconnect``: forget the connection."""
+    runtime().connections.remove(_connection_id(event))
+    return {"statusCode": 200}
+
+
+def default(event: Event, context: Any = None) -> Response:
+    """``$default``: messages from clients are accepted and ignored."""
+    return {"statusCode": 200}
+
+
+_ROUTES = {"$connect": connect, "$disconnect": disconnect}
+
+
+def route(event: Event, context: Any = None) -> Response:
+    """The one handler of the WebSocket API's routes, by ``requestContext.routeKey``."""
+    key = (event.get("requestContext") or {}).get("routeKey")
+    return _ROUTES.get(str(key), default)(event, context)
+
+
+# ---------------------------------------------------------------------- the stream
+
+
+def push(event: Event, context: Any = None) -> dict[str, int]:
+    """The table's stream: post each changed game's state to its watchers, and a new
+    watcher's first state to it."""
+    report = runtime().pusher.handle(event)
+    return {
+        "games": report.games,
+        "sent": report.sent,
+        "gone": report.gone,
+        "failed": report.failed,
+    }
+
+
+def _connection_id(event: Event) -> str:
+    connection_id = (event.get("requestContext") or {}).get("connectionId")
+    if not isinstance(connection_id, str) or not connection_id:
+        raise ValueError("a WebSocket API event without requestContext.connectionId")
+    return connection_id
