@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_cloudwatch as cloudwatch
@@ -40,6 +42,8 @@ class Monitoring(Construct):
     - Lambda throttles: reserved concurrency reached; players get errors.
     - Lambda p99 duration: players wait; normal requests take tens of milliseconds.
     - DynamoDB system errors: AWS-side failures on the table.
+    - Websocket functions' errors, and the pusher's iterator age (how far behind the table's
+      stream it is): watchers of a game would miss or lag its updates.
 
     DynamoDB ``UserErrors`` are on the dashboard but not alarmed: the metric counts the client
     errors of every table in the account and region, so it cannot say that this one is unwell.
@@ -54,6 +58,8 @@ class Monitoring(Construct):
         http_api: apigw.HttpApi,
         function: lambda_.Function,
         table: dynamodb.Table,
+        watch_functions: Sequence[lambda_.Function] = (),
+        pusher: lambda_.Function | None = None,
         alarm_email: str | None = None,
     ):
         super().__init__(scope, construct_id)
@@ -113,6 +119,25 @@ class Monitoring(Construct):
                 description="DynamoDB returned system errors (HTTP 500) on the games table.",
             ),
         ]
+        for index, watch_function in enumerate(watch_functions):
+            self.alarms.append(
+                self._alarm(
+                    f"WatchFunctionErrorsAlarm{index}",
+                    watch_function.metric_errors(period=PERIOD, statistic="Sum"),
+                    threshold=1,
+                    description="A websocket function failed: watchers miss updates.",
+                )
+            )
+        if pusher is not None:
+            self.alarms.append(
+                self._alarm(
+                    "PusherIteratorAgeAlarm",
+                    pusher.metric("IteratorAge", period=PERIOD, statistic="Maximum"),
+                    threshold=60_000,
+                    evaluation_periods=3,
+                    description="Websocket updates lag the game by a minute or more.",
+                )
+            )
         action = cloudwatch_actions.SnsAction(self.topic)
         for alarm in self.alarms:
             alarm.add_alarm_action(action)

@@ -50,6 +50,8 @@ class BlefStack(Stack):
             http_api=self.api.http_api,
             function=self.api.function,
             table=self.database.table,
+            watch_functions=[self.watch.routes_function, self.watch.pusher],
+            pusher=self.watch.pusher,
             alarm_email=alarm_email,
         )
 

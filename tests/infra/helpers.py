@@ -42,6 +42,8 @@ def as_list(value: Any) -> list[Any]:
 
 
 API_HANDLER = "app.lambda_handler.handler"
+ROUTES_HANDLER = "app.websocket_handler.route"
+PUSH_HANDLER = "app.websocket_handler.push"
 """The HTTP API's function; the websocket's functions are told apart by their handlers too."""
 
 

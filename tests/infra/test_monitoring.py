@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from tests.infra.helpers import api_function, api_of_protocol, logical_id
+from tests.infra.helpers import (
+    PUSH_HANDLER,
+    ROUTES_HANDLER,
+    api_function,
+    api_of_protocol,
+    function_with_handler,
+    logical_id,
+)
 
 if TYPE_CHECKING:
     from aws_cdk.assertions import Template
@@ -20,11 +27,14 @@ def _alarms(template: Template) -> list[dict[str, Any]]:
     return [a["Properties"] for a in template.find_resources("AWS::CloudWatch::Alarm").values()]
 
 
-def _alarm_on(template: Template, namespace: str, metric: str) -> dict[str, Any]:
+def _alarm_on(
+    template: Template, namespace: str, metric: str, dimension: Any = None
+) -> dict[str, Any]:
     found = [
         a
         for a in _alarms(template)
         if (a.get("Namespace"), a.get("MetricName")) == (namespace, metric)
+        and (dimension is None or dimension in [d["Value"] for d in a.get("Dimensions", [])])
     ]
     assert len(found) == 1, f"one alarm on {namespace} {metric}, found {len(found)}"
     return found[0]
@@ -46,7 +56,7 @@ def test_an_alarm_fires_on_any_lambda_error_or_throttle(
     templates: Mapping[str, Template], env: str, metric: str
 ) -> None:
     template = templates[env]
-    alarm = _alarm_on(template, "AWS/Lambda", metric)
+    alarm = _alarm_on(template, "AWS/Lambda", metric, {"Ref": api_function(template)[0]})
     assert (alarm["Statistic"], alarm["Threshold"]) == ("Sum", 1)
     assert alarm["ComparisonOperator"] == "GreaterThanOrEqualToThreshold"
     assert alarm["Dimensions"] == [
@@ -58,7 +68,8 @@ def test_an_alarm_fires_on_any_lambda_error_or_throttle(
 def test_an_alarm_fires_when_the_lambda_p99_duration_stays_high(
     templates: Mapping[str, Template], env: str
 ) -> None:
-    alarm = _alarm_on(templates[env], "AWS/Lambda", "Duration")
+    template = templates[env]
+    alarm = _alarm_on(template, "AWS/Lambda", "Duration", {"Ref": api_function(template)[0]})
     assert alarm["ExtendedStatistic"] == "p99"
     assert 0 < alarm["Threshold"] < 10_000  # below the 10 s timeout
     assert alarm["EvaluationPeriods"] == 3
@@ -91,7 +102,7 @@ def test_every_alarm_notifies_the_alarm_topic_and_ignores_silence(
     template = templates[env]
     topic = {"Ref": logical_id(template, "AWS::SNS::Topic")}
     alarms = _alarms(template)
-    assert len(alarms) == 5
+    assert len(alarms) == 8
     for alarm in alarms:
         assert alarm["AlarmActions"] == [topic]
         assert alarm["OKActions"] == [topic]
@@ -105,3 +116,17 @@ def test_the_dashboard_graphs_the_alarmed_metrics(prod: Template) -> None:
     body = json.dumps(next(iter(dashboard.values()))["Properties"]["DashboardBody"])
     for metric in ("5xx", "Errors", "Throttles", "Duration", "SystemErrors", "UserErrors"):
         assert f'\\"{metric}\\"' in body, metric
+
+
+@EVERY_ENVIRONMENT
+def test_the_websocket_functions_alarm_on_errors_and_the_pusher_on_lag(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    template = templates[env]
+    for handler in (ROUTES_HANDLER, PUSH_HANDLER):
+        logical = {"Ref": function_with_handler(template, handler)[0]}
+        alarm = _alarm_on(template, "AWS/Lambda", "Errors", logical)
+        assert (alarm["Statistic"], alarm["Threshold"]) == ("Sum", 1)
+    pusher = {"Ref": function_with_handler(template, PUSH_HANDLER)[0]}
+    lag = _alarm_on(template, "AWS/Lambda", "IteratorAge", pusher)
+    assert lag["Statistic"] == "Maximum" and lag["Threshold"] == 60_000
