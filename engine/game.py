@@ -427,19 +427,29 @@ class Game:
         return self._resolve_check(current)
 
     def _resolve_check(self, checker: int) -> RoundRecord:
-        history = self._history
-        bettor, bet = history[-1]
+        bettor, bet = self._history[-1]
         loser = checker if exists(bet, self._mask) else bettor
-        history.append((checker, CHECK))
-        history.append((loser, LOST_ROUND))
+        self._history.append((checker, CHECK))
         cards = self._cards
+        cards_before = tuple(cards)
+        cards[loser] += 1
+        eliminated = cards[loser] > self.max_cards
+        if eliminated:
+            cards[loser] = 0
+        first = loser if not eliminated else self._next[loser]
+        return self._end_round(loser, cards_before, eliminated, first)
+
+    def _end_round(
+        self, loser: int, cards_before: tuple[int, ...], eliminated: bool, first: int
+    ) -> RoundRecord:
+        """Close the round with the loser's 89 event (their card count already updated),
+        then finish the game or deal the next round, begun by ``first`` (a seat that the
+        next-player table of the round just ended holds; re-resolved if it is now out)."""
+        self._history.append((loser, LOST_ROUND))
         seed = self._seed
         assert seed is not None
         self._current = None
-        cards_before = tuple(cards)
-        cards[loser] += 1
-        if cards[loser] > self.max_cards:
-            cards[loser] = 0
+        if eliminated:
             self._n_active -= 1
             self._rebuild_next()
         ended = self._n_active == 1
@@ -449,7 +459,7 @@ class Game:
             cards_before,
             tuple(self.ai_agents),
             self._hands,
-            history,
+            self._history,
             seed,
             loser,
             self.max_cards,
@@ -459,7 +469,8 @@ class Game:
             # The final round stays as it ended: every hand shown, no new deal.
             self.status = Status.FINISHED
         else:
-            first = loser if cards[loser] else self._next_active(loser)
+            if not self._cards[first]:
+                first = self._next_active(first)
             self._begin_round(first, self._seed_source())
         return record
 
@@ -481,32 +492,9 @@ class Game:
             raise errors.UnknownPlayer(f"{nickname!r} is already out of the game")
         current = self._current
         assert current is not None
-        assert self._seed is not None
-        self._history.append((seat, LOST_ROUND))
         cards_before = tuple(cards)
         cards[seat] = 0
-        self._n_active -= 1
-        self._rebuild_next()
-        ended = self._n_active == 1
-        record = RoundRecord(
-            self.round_number,
-            tuple(self.nicknames),
-            cards_before,
-            tuple(self.ai_agents),
-            self._hands,
-            self._history,
-            self._seed,
-            seat,
-            self.max_cards,
-            ended,
-        )
-        self._current = None
-        if ended:
-            self.status = Status.FINISHED
-        else:
-            first = current if current != seat else self._next[seat]
-            self._begin_round(first, self._seed_source())
-        return record
+        return self._end_round(seat, cards_before, True, current)
 
     # ------------------------------------------------------------------ views and storage
 
