@@ -36,7 +36,6 @@ LAMBDA_ENVIRONMENT = {
     "BLEF_TABLE_NAME": "blef-cold-start-benchmark",
     "AWS_DEFAULT_REGION": "eu-west-1",
     "AWS_REGION": "eu-west-1",
-    "POWERTOOLS_SERVICE_NAME": "blef",
     "LOG_LEVEL": "INFO",
 }
 

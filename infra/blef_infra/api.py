@@ -6,17 +6,16 @@ import json
 from pathlib import Path
 
 import jsii
-from aws_cdk import Annotations, Duration
+from aws_cdk import Duration
 from aws_cdk import aws_apigateway as apigw_v1
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_dynamodb as dynamodb
-from aws_cdk import aws_iam as iam
-from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
 from aws_cdk.aws_apigatewayv2_integrations import HttpLambdaIntegration
 from constructs import Construct
 
 from .config import EnvironmentSettings
+from .functions import blef_function, code_asset
 
 HANDLER = "app.lambda_handler.handler"
 
@@ -50,20 +49,12 @@ function says is not under this stack's control. Every value is quoted, so that 
 a missing number still leaves valid JSON.
 """
 
-PLACEHOLDER_CODE = (
-    "def handler(event, context):\n"
-    "    raise RuntimeError('placeholder code: build the Lambda asset and synthesise again')\n"
-)
-
 
 class Api(Construct):
     """The function (``app.lambda_handler.handler``) behind an HTTP API's ``$default`` stage.
 
-    ``asset_dir`` is the folder built by ``deployment/build_lambda_asset.py``. When it does
-    not exist the function gets a placeholder and the construct an *error* annotation:
-    templates can still be synthesised and inspected (``python app.py``, the tests), but
-    the CDK CLI refuses to deploy a stack with an error, so the placeholder can never
-    replace a working function.
+    ``asset_dir`` is the folder built by ``deployment/build_lambda_asset.py`` (see
+    :func:`blef_infra.functions.code_asset` for what happens when it is missing).
     """
 
     def __init__(
@@ -77,41 +68,15 @@ class Api(Construct):
     ):
         super().__init__(scope, construct_id)
 
-        function_logs = logs.LogGroup(
-            self,
-            "FunctionLogs",
-            retention=settings.log_retention,
-            removal_policy=settings.removal_policy,
-        )
-        # A role of our own instead of the default one with AWSLambdaBasicExecutionRole,
-        # whose statements allow creating and writing any log group (Resource "*"): this
-        # function may write to its own log group and use its table, nothing else.
-        role = iam.Role(
-            self,
-            "FunctionRole",
-            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
-            description=f"Blef API function ({settings.name})",
-        )
-        function_logs.grant_write(role)
-        self.function = lambda_.Function(
+        self.function = blef_function(
             self,
             "Function",
-            description=f"Blef HTTP API ({settings.name})",
-            runtime=lambda_.Runtime.PYTHON_3_13,
-            architecture=lambda_.Architecture.ARM_64,
+            settings=settings,
+            code=code_asset(self, asset_dir),
             handler=HANDLER,
-            code=self._code(asset_dir),
-            memory_size=settings.memory_mb,
-            timeout=Duration.seconds(settings.timeout_seconds),
-            reserved_concurrent_executions=settings.reserved_concurrency,
-            log_group=function_logs,
-            role=role,
-            environment={
-                "BLEF_STORE": "dynamodb",
-                "BLEF_TABLE_NAME": table.table_name,
-                "POWERTOOLS_SERVICE_NAME": "blef",
-                "LOG_LEVEL": "INFO",
-            },
+            description=f"Blef HTTP API ({settings.name})",
+            reserved_concurrency=settings.reserved_concurrency,
+            environment={"BLEF_STORE": "dynamodb", "BLEF_TABLE_NAME": table.table_name},
         )
         # Read and write on this table and its indexes, nothing else.
         table.grant_read_write_data(self.function)
@@ -153,16 +118,6 @@ class Api(Construct):
             ),
             access_log_settings=_AccessLogSettings(access_logs),
         )
-
-    def _code(self, asset_dir: Path) -> lambda_.Code:
-        if asset_dir.is_dir():
-            return lambda_.Code.from_asset(str(asset_dir))
-        Annotations.of(self).add_error(
-            f"Lambda asset folder {asset_dir} does not exist: the function has placeholder "
-            "code. Build it with `python deployment/build_lambda_asset.py` (or pass "
-            "-c lambda_asset=<folder>) before deploying."
-        )
-        return lambda_.Code.from_inline(PLACEHOLDER_CODE)
 
     @property
     def url(self) -> str:

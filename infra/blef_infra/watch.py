@@ -24,17 +24,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Final
 
-from aws_cdk import Annotations, Duration
+from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_dynamodb as dynamodb
-from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
-from aws_cdk import aws_logs as logs
 from aws_cdk.aws_apigatewayv2_integrations import WebSocketLambdaIntegration
 from constructs import Construct
 
-from .api import PLACEHOLDER_CODE
 from .config import EnvironmentSettings
+from .functions import blef_function, code_asset
 
 ROUTES_HANDLER: Final = "app.websocket_handler.route"
 PUSH_HANDLER: Final = "app.websocket_handler.push"
@@ -96,7 +94,7 @@ class Watch(Construct):
         if table.table_stream_arn is None:
             raise ValueError("the games table needs a stream (NEW_IMAGE) to push changes")
         self._settings = settings
-        self._code = self._asset(asset_dir)
+        self._code = code_asset(self, asset_dir)
         environment = {"BLEF_STORE": "dynamodb", "BLEF_TABLE_NAME": table.table_name}
 
         self.routes_function = self._function(
@@ -176,46 +174,16 @@ class Watch(Construct):
         timeout: Duration,
         environment: dict[str, str],
     ) -> lambda_.Function:
-        """A function of the code asset, with its own log group and a role that may write
-        to it and nothing else (until granted more)."""
-        settings = self._settings
-        log_group = logs.LogGroup(
-            self,
-            f"{construct_id}Logs",
-            retention=settings.log_retention,
-            removal_policy=settings.removal_policy,
-        )
-        role = iam.Role(
-            self,
-            f"{construct_id}Role",
-            assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
-            description=description,
-        )
-        log_group.grant_write(role)
-        return lambda_.Function(
+        return blef_function(
             self,
             construct_id,
-            description=description,
-            runtime=lambda_.Runtime.PYTHON_3_13,
-            architecture=lambda_.Architecture.ARM_64,
-            handler=handler,
+            settings=self._settings,
             code=self._code,
-            memory_size=settings.memory_mb,
+            handler=handler,
+            description=description,
             timeout=timeout,
-            log_group=log_group,
-            role=role,
-            environment={**environment, "POWERTOOLS_SERVICE_NAME": "blef", "LOG_LEVEL": "INFO"},
+            environment=environment,
         )
-
-    def _asset(self, asset_dir: Path) -> lambda_.Code:
-        if asset_dir.is_dir():
-            return lambda_.Code.from_asset(str(asset_dir))
-        Annotations.of(self).add_error(
-            f"Lambda asset folder {asset_dir} does not exist: the websocket functions have "
-            "placeholder code. Build it with `python deployment/build_lambda_asset.py` (or "
-            "pass -c lambda_asset=<folder>) before deploying."
-        )
-        return lambda_.Code.from_inline(PLACEHOLDER_CODE)
 
     @property
     def url(self) -> str:

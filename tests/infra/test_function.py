@@ -62,7 +62,6 @@ def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
     assert function["Environment"]["Variables"] == {
         "BLEF_STORE": "dynamodb",
         "BLEF_TABLE_NAME": {"Ref": table},
-        "POWERTOOLS_SERVICE_NAME": "blef",
         "LOG_LEVEL": "INFO",
     }
 

@@ -141,7 +141,6 @@ def test_both_functions_are_told_the_table_and_the_pusher_the_stages_management_
     common = {
         "BLEF_STORE": "dynamodb",
         "BLEF_TABLE_NAME": table,
-        "POWERTOOLS_SERVICE_NAME": "blef",
         "LOG_LEVEL": "INFO",
     }
     _, routes = function_with_handler(template, ROUTES)

@@ -1,0 +1,85 @@
+"""What every Blef Lambda function shares: the code asset (or a placeholder that cannot be
+deployed), and a function with its own log group and a role that may write to it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from aws_cdk import Annotations, Duration
+from aws_cdk import aws_iam as iam
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from constructs import Construct
+
+from .config import EnvironmentSettings
+
+PLACEHOLDER_CODE = (
+    "def handler(event, context):\n"
+    "    raise RuntimeError('placeholder code: build the Lambda asset and synthesise again')\n"
+)
+
+
+def code_asset(scope: Construct, asset_dir: Path) -> lambda_.Code:
+    """The folder built by ``deployment/build_lambda_asset.py``.
+
+    When it does not exist the functions get a placeholder and ``scope`` an *error*
+    annotation: templates can still be synthesised and inspected (``python app.py``, the
+    tests), but the CDK CLI refuses to deploy a stack with an error, so the placeholder can
+    never replace working code.
+    """
+    if asset_dir.is_dir():
+        return lambda_.Code.from_asset(str(asset_dir))
+    Annotations.of(scope).add_error(
+        f"Lambda asset folder {asset_dir} does not exist: the functions have placeholder "
+        "code. Build it with `python deployment/build_lambda_asset.py` (or pass "
+        "-c lambda_asset=<folder>) before deploying."
+    )
+    return lambda_.Code.from_inline(PLACEHOLDER_CODE)
+
+
+def blef_function(
+    scope: Construct,
+    construct_id: str,
+    *,
+    settings: EnvironmentSettings,
+    code: lambda_.Code,
+    handler: str,
+    description: str,
+    environment: dict[str, str],
+    timeout: Duration | None = None,
+    reserved_concurrency: int | None = None,
+) -> lambda_.Function:
+    """An arm64 Python function of ``code``, with its own log group and its own role.
+
+    The role replaces the default one with AWSLambdaBasicExecutionRole, whose statements
+    allow creating and writing any log group (Resource "*"): this function may write to its
+    own log group and nothing else, until granted more.
+    """
+    log_group = logs.LogGroup(
+        scope,
+        f"{construct_id}Logs",
+        retention=settings.log_retention,
+        removal_policy=settings.removal_policy,
+    )
+    role = iam.Role(
+        scope,
+        f"{construct_id}Role",
+        assumed_by=iam.ServicePrincipal("lambda.amazonaws.com"),
+        description=description,
+    )
+    log_group.grant_write(role)
+    return lambda_.Function(
+        scope,
+        construct_id,
+        description=description,
+        runtime=lambda_.Runtime.PYTHON_3_13,
+        architecture=lambda_.Architecture.ARM_64,
+        handler=handler,
+        code=code,
+        memory_size=settings.memory_mb,
+        timeout=timeout or Duration.seconds(settings.timeout_seconds),
+        reserved_concurrent_executions=reserved_concurrency,
+        log_group=log_group,
+        role=role,
+        environment={**environment, "LOG_LEVEL": "INFO"},
+    )
