@@ -197,8 +197,16 @@ class BotProcess:
         """Whether a line (or the end of output) is waiting that nobody asked for yet."""
         return not self._lines.empty()
 
-    def stderr_tail(self, limit: int = 500) -> str:
-        """The last ``limit`` characters the program wrote to stderr, as text."""
+    def stderr_tail(self, limit: int = 500, settle: float = 0.0) -> str:
+        """The last ``limit`` characters the program wrote to stderr, as text.
+
+        With ``settle``, and once the program has exited, first wait up to that many seconds
+        for the stderr reader to reach the end of the stream, so that what a crashing
+        program wrote last is not missed.
+        """
+        drain = self._threads[-1] if self._threads else None  # started last, in start()
+        if settle and drain is not None and self.returncode is not None:
+            drain.join(timeout=settle)
         with self._stderr_lock:
             data = bytes(self._stderr)
         return data.decode("utf-8", "replace")[-limit:]

@@ -332,7 +332,7 @@ class _ProgramPlayer(_Player):
             text = f"was killed by signal {-status}"
         else:
             text = f"exited with status {status}"
-        tail = self._bot.stderr_tail(300).strip()
+        tail = self._bot.stderr_tail(300, settle=1.0).strip()
         return f"{text}; stderr: {tail}" if tail else text
 
     def game_over(self, game: Game, me: str, rounds: RoundLog) -> None:
