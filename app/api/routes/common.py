@@ -11,6 +11,7 @@ from app.api.schemas import ErrorBody
 _DESCRIPTIONS = {
     400: "Bad input or a move the rules refuse (see `code`)",
     403: "Refused in this state: game started, room full, too few players",
+    408: "The request body did not arrive in time",
     409: "Lost a race or a stale `expected_version`: nothing was applied",
     413: "Request body too large",
     422: "Idempotency-Key reused for a different request",
@@ -19,7 +20,9 @@ _DESCRIPTIONS = {
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the error statuses a route can answer."""
-    return {s: {"model": ErrorBody, "description": _DESCRIPTIONS[s]} for s in statuses}
+    if 413 in statuses:  # a route that reads a body: it may also time out reading it
+        statuses = (*statuses, 408)
+    return {s: {"model": ErrorBody, "description": _DESCRIPTIONS[s]} for s in sorted(statuses)}
 
 
 def reply(body: Any, status: int = 200) -> JSONResponse:
