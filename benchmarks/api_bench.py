@@ -14,9 +14,7 @@ import argparse
 import json
 import os
 import random
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -92,58 +90,38 @@ def bench_service(seconds: float) -> dict[str, float]:
     return summary(latencies, spent)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def bench_http(seconds: float) -> dict[str, float]:
     import httpx
 
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        server = subprocess.Popen(
-            [str(ROOT / ".venv/bin/blef"), "serve", "--port", str(port), "--db", f"{tmp}/b.db"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+    from benchmarks.load import Server
+
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Server(Path(tmp) / "b.db", Path(tmp) / "serve.log") as server,
+        httpx.Client(base_url=server.url, timeout=10) as http,
+    ):
+
+        def new_game() -> tuple[str, dict[str, str]]:
+            game = http.post("/games/create").json()["game_uuid"]
+            players = {
+                n: http.post(f"/games/{game}/join", json={"nickname": n}).json()["player_uuid"]
+                for n in NAMES
+            }
+            auth = {"Authorization": f"Bearer {players[NAMES[0]]}"}
+            http.post(f"/games/{game}/start", headers=auth)
+            return game, players
+
+        def move(game: str, player: str, action: int) -> None:
+            r = http.post(
+                f"/games/{game}/play",
+                json={"action_id": action},
+                headers={"Authorization": f"Bearer {player}"},
+            )
+            assert r.status_code == 200, r.text
+
+        latencies, spent = play_games(
+            seconds, new_game, lambda g: http.get(f"/games/{g}").json(), move
         )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            with httpx.Client(base_url=base, timeout=10) as http:
-                for _ in range(100):
-                    try:
-                        if http.get("/health").status_code == 200:
-                            break
-                    except httpx.TransportError:
-                        time.sleep(0.1)
-
-                def new_game() -> tuple[str, dict[str, str]]:
-                    game = http.post("/games/create").json()["game_uuid"]
-                    players = {
-                        n: http.post(f"/games/{game}/join", json={"nickname": n}).json()[
-                            "player_uuid"
-                        ]
-                        for n in NAMES
-                    }
-                    auth = {"Authorization": f"Bearer {players[NAMES[0]]}"}
-                    http.post(f"/games/{game}/start", headers=auth)
-                    return game, players
-
-                def move(game: str, player: str, action: int) -> None:
-                    r = http.post(
-                        f"/games/{game}/play",
-                        json={"action_id": action},
-                        headers={"Authorization": f"Bearer {player}"},
-                    )
-                    assert r.status_code == 200, r.text
-
-                latencies, spent = play_games(
-                    seconds, new_game, lambda g: http.get(f"/games/{g}").json(), move
-                )
-        finally:
-            server.terminate()
-            server.wait(10)
     return summary(latencies, spent)
 
 
