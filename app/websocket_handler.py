@@ -26,6 +26,7 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
+from app import aws
 from app.watch.messages import credentials
 from engine.errors import BlefError
 
@@ -84,23 +85,15 @@ class Runtime:
 
 
 def _management_client(settings: Settings) -> ManagementApi:
-    import boto3  # noqa: PLC0415
-    from botocore.config import Config  # noqa: PLC0415
-
     if not settings.websocket_endpoint:
         raise RuntimeError("BLEF_WEBSOCKET_ENDPOINT is not set: the pusher has nowhere to post")
-    client: ManagementApi = boto3.session.Session().client(
+    management: ManagementApi = aws.client(
         "apigatewaymanagementapi",
         endpoint_url=settings.websocket_endpoint,
         region_name=settings.aws_region,
-        config=Config(
-            retries={"mode": "standard"},
-            max_pool_connections=16,
-            connect_timeout=2,
-            read_timeout=5,
-        ),
+        max_pool_connections=16,
     )
-    return client
+    return management
 
 
 _runtime: Runtime | None = None

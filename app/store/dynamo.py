@@ -37,10 +37,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-import boto3
-from botocore.config import Config
 from botocore.exceptions import ClientError
 
+from app import aws
 from app.store.base import Conflict, GameDoc, PublicGame, RoundSnapshot
 
 if TYPE_CHECKING:
@@ -224,17 +223,8 @@ class DynamoStore:
             with self._lock:
                 client = self._client
                 if client is None:
-                    session = boto3.session.Session()
-                    client = session.client(
-                        "dynamodb",
-                        endpoint_url=self.endpoint_url,
-                        region_name=self.region_name,
-                        config=Config(
-                            retries={"mode": "standard"},
-                            max_pool_connections=32,
-                            connect_timeout=2,
-                            read_timeout=5,
-                        ),
+                    client = aws.client(
+                        "dynamodb", endpoint_url=self.endpoint_url, region_name=self.region_name
                     )
                     self._client = client
         return client
