@@ -19,6 +19,21 @@ NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 SEED = bytes(range(32))
 
 
+# The keys every engine view has (views add "seed", "winner" and "legal_actions" when due).
+VIEW_KEYS = {
+    "admin_nickname",
+    "public",
+    "status",
+    "round_number",
+    "max_cards",
+    "players",
+    "hands",
+    "cp_nickname",
+    "history",
+    "commitment",
+}
+
+
 def no_more_seeds() -> bytes:
     """A seed source for games that must not deal again."""
     raise AssertionError("the game asked for a new deal")

@@ -22,21 +22,9 @@ from engine.dealing import commitment, replay_seeds, seed_sequence
 from engine.facts import CHECK, LOST_ROUND, max_cards
 from engine.game import Game, RoundRecord, Status
 from engine.play import play_game
-from tests.engine.builders import NAMES
+from tests.engine.builders import NAMES, VIEW_KEYS
 from tests.engine.reference import set_exists
 
-VIEW_KEYS = {
-    "admin_nickname",
-    "public",
-    "status",
-    "round_number",
-    "max_cards",
-    "players",
-    "hands",
-    "cp_nickname",
-    "history",
-    "commitment",
-}
 MAX_STEPS = 5_000  # far above any real game: a safety net, not a limit the rules set
 
 STEPS = (0, 0, 0, 1, 1, 2, 3, 5, 8, 13, 30)  # how far a bet climbs: mostly small steps

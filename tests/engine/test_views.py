@@ -12,25 +12,13 @@ from engine.facts import CHECK
 from engine.game import Game
 from tests.engine.builders import (
     NAMES,
+    VIEW_KEYS,
     bet_that_does_not_exist,
     lobby,
     no_more_seeds,
     running,
     started,
 )
-
-VIEW_KEYS = {
-    "admin_nickname",
-    "public",
-    "status",
-    "round_number",
-    "max_cards",
-    "players",
-    "hands",
-    "cp_nickname",
-    "history",
-    "commitment",
-}
 
 
 def shown_hands(view: dict[str, object]) -> dict[str, list[dict[str, int]]]:
