@@ -45,11 +45,15 @@ class Settings(BaseSettings):
     request_timeout_seconds: float = Field(default=10.0, gt=0, le=300)
     """A request body must arrive within this time (else 408); under ``blef serve``, so must
     every request head (else the connection is closed, with a 408 if part of it came)."""
-    max_ai_moves_per_request: int = Field(default=10_000, ge=1)
-    """A safety bound on AI moves made within one request."""
+    ai_think_seconds: float = Field(default=1.0, ge=0, le=60)
+    """How long an AI player waits before it moves (its move is its own change, made by the
+    clock): about a second lets people follow the table; 0 for tests and bot tables."""
+    run_clock: bool = True
+    """Whether the app runs the game clock in its own process (``blef serve``). Off on AWS
+    Lambda, where the table's stream and a delay queue drive it (app/clock/aws.py)."""
+    purge_interval_seconds: float = Field(default=600, gt=0)
+    """How often ``blef serve``'s clock deletes expired games from the SQLite file."""
 
-    websocket_poll_seconds: float = Field(default=0.5, gt=0, le=10)
-    """How often a websocket watcher of ``blef serve`` checks its game for a new version."""
     max_websockets: int = Field(default=500, ge=1)
     """Websocket watchers one ``blef serve`` process keeps open at once; past that a new one
     is closed with code 1013 (try again later)."""

@@ -63,7 +63,7 @@ class InvalidNickname(BlefError):
     code = "invalid_nickname"
     default_message = (
         "Nickname must start with a letter and only contain letters, digits and underscores"
-        " (at most 32 characters)"
+        " (at most 64 characters)"
     )
 
 

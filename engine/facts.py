@@ -108,10 +108,11 @@ CHECK: Final = 88
 """The action id of a check."""
 LOST_ROUND: Final = 89
 """The history event id meaning "this player lost the round". Never a legal action."""
-MAX_NICKNAME_LENGTH: Final = 32
+MAX_NICKNAME_LENGTH: Final = 64
 
-NICKNAME_PATTERN: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,31}")
-"""A human nickname: starts with a letter, then letters, digits or underscores; 1..32 long."""
+NICKNAME_PATTERN: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
+"""A human nickname: starts with a letter, then letters, digits or underscores; 1..64 long
+(the established apps generate names of 33 characters and more)."""
 AI_NICKNAME_PATTERN: Final = re.compile(r"[A-Za-z][A-Za-z0-9]*(_[2-8])?_\(AI\)")
 """The nickname the service gives an AI player: ``Name_(AI)``, then ``Name_2_(AI)``, ..."""
 

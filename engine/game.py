@@ -430,6 +430,27 @@ class Game:
         bettor, bet = self._history[-1]
         loser = checker if exists(bet, self._mask) else bettor
         self._history.append((checker, CHECK))
+        return self._lose_round(loser)
+
+    def time_out(self) -> RoundRecord:
+        """The player to move let their time run out: they lose the round, exactly as if
+        they had lost a check (one more card next round, or out past the maximum).
+
+        The engine reads no clock; the service decides that the time is up and says so
+        here. The round's history closes with the lost-round event (89) for that player,
+        with no check before it, the way every client already reads a lost round. Returns
+        the round's record.
+        """
+        if self.status is not _RUNNING:
+            if self.status is Status.NOT_STARTED:
+                raise errors.GameNotStarted
+            raise errors.GameFinished
+        current = self._current
+        assert current is not None
+        return self._lose_round(current)
+
+    def _lose_round(self, loser: int) -> RoundRecord:
+        """``loser`` takes one more card (or is out past the maximum); the round ends."""
         cards = self._cards
         cards_before = tuple(cards)
         cards[loser] += 1

@@ -31,8 +31,17 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     provider = ServiceProvider(settings, service)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        clock = None
+        if settings.run_clock:  # blef serve; never on Lambda, where lifespan is off
+            from app.clock.local import LocalClock  # noqa: PLC0415
+
+            clock = LocalClock(provider.get(), purge_interval=settings.purge_interval_seconds)
+            clock.start()
+            app.state.clock = clock
         yield
+        if clock is not None:
+            clock.stop()
         provider.close()
 
     app = FastAPI(

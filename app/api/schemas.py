@@ -76,6 +76,13 @@ class GameState(BaseModel):
     seed: str | None = Field(default=None, description="The round's seed, once it is over")
     winner: str | None = None
     loser: str | None = Field(default=None, description="In a finished round's snapshot")
+    time_limit: int = Field(
+        default=0, ge=0, le=300, description="Seconds each move may take; 0: no limit"
+    )
+    move_deadline: float | None = Field(
+        default=None,
+        description="Epoch seconds when the player to move loses the round (time limit only)",
+    )
 
 
 class PublicGameEntry(BaseModel):
@@ -142,3 +149,10 @@ class PlayRequest(BaseModel):
 class InviteRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     agent_name: _Text = None
+
+
+class TimeLimitRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    time_limit: Annotated[
+        Any, WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 300})
+    ] = Field(default=None, description="Seconds each move may take: 0 for none, or 1..300")

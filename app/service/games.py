@@ -1,12 +1,18 @@
 """The use cases of the Blef service, one method each, over a :class:`GameStore`.
 
-Every change follows one path (:meth:`GameService._change`): load the game, check an
+Every change follows one path (:meth:`GameService.change`): load the game, check an
 ``Idempotency-Key`` against the replies already given, rebuild the engine's :class:`Game`,
-apply the change (and any AI turns it leads to), then save conditionally on the version that
-was read, with the snapshots of every round that ended, in one atomic write. A lost race
-raises :class:`ConflictError` (HTTP 409) and nothing is written. Joining is retried on a
-conflict, since re-applying a join to the fresher state is exactly what the client asked for;
-moves are not, since the mover decided on the state they saw.
+apply the change, stamp the times (``last_modified``, the move deadline and when the clock is
+next due, app/clock/agenda.py), then save conditionally on the version that was read, with
+the snapshot of the round that ended, if one did, in one atomic write. A lost race raises
+:class:`ConflictError` (HTTP 409) and nothing is written. Joining is retried on a conflict,
+since re-applying a join to the fresher state is exactly what the client asked for; moves are
+not, since the mover decided on the state they saw. After a save, every subscriber (the
+websocket watchers and the clock of ``blef serve``) is told of the :class:`Change`.
+
+AI players never move inside a human's request: each AI move is its own change, made by the
+clock (app/clock) after the AI's think time, so that every move and every round's end is its
+own version that clients see.
 
 The service takes and returns plain values; it knows nothing of HTTP.
 """
@@ -17,12 +23,15 @@ import hashlib
 import json
 import logging
 import secrets
+import threading
 import time
 import uuid
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
+from app.clock.agenda import plan
 from app.service import ids
 from app.service.errors import (
     ConflictError,
@@ -48,7 +57,6 @@ from engine.agents import make_agent, resolve_agent_name
 from engine.agents.base import Agent
 from engine.dealing import SeedSource
 from engine.game import Game, RoundRecord, Status
-from engine.observation import Observation
 
 log = logging.getLogger("blef.service")
 
@@ -57,9 +65,30 @@ _KEEP_REPLIES: Final = 16
 moves are in flight; keeping few keeps the stored item (and each DynamoDB write) small."""
 _JOIN_ATTEMPTS: Final = 8
 _CREATE_NAMESPACE: Final = uuid.UUID("5b1e6d1c-8f63-4d0e-9d1e-6b1ef0c0ffee")
+_ORDER_STRIPES: Final = 64
+_TICK: Final = 0.001
+"""The least step between two ``last_modified`` values: every version is strictly newer
+than the one before, and an ended round's snapshot sits strictly between them."""
 
 Body = dict[str, Any]
-Finish = Callable[[GameDoc], Body]
+Finish = Callable[[GameDoc, Sequence[RoundSnapshot]], Body]
+"""Builds the reply from the document as saved and the snapshots saved with it."""
+Outcome = tuple[Finish, list[RoundRecord]]
+"""What a change returns: how to build its reply, and the rounds it ended."""
+ChangeFunction = Callable[[GameDoc, Game], Outcome]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A game as just saved (``doc``), as it was before (None when it was just created),
+    and the snapshots of the rounds that ended in this change, oldest first."""
+
+    doc: GameDoc
+    previous: GameDoc | None
+    snapshots: tuple[RoundSnapshot, ...] = ()
+
+
+Listener = Callable[[Change], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +117,29 @@ class GameService:
         self._clock = clock
         self._new_uuid = new_uuid
         self._seed_source = seed_source
-        self._agent_factory = agent_factory
+        self.agent_factory = agent_factory
+        self._listeners: list[Listener] = []
+        # A game's saves and their announcements happen under one of these locks, so that
+        # listeners hear of a game's versions in order even when threads race to save.
+        self._order = [threading.Lock() for _ in range(_ORDER_STRIPES)]
+
+    @property
+    def now(self) -> float:
+        """The service's clock (injectable, so tests can move time)."""
+        return self._clock()
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with every :class:`Change` saved from now on, in the thread
+        that saved it, in the order of the game's versions. A listener must be quick and
+        must not raise (what it raises is logged and ignored)."""
+        self._listeners.append(listener)
+
+    def _announce(self, change: Change) -> None:
+        for listener in self._listeners:
+            try:
+                listener(change)
+            except Exception:
+                log.exception("listener_failed")
 
     # ------------------------------------------------------------------ lobby
 
@@ -115,6 +166,8 @@ class GameService:
         except Conflict:
             if idempotency_key is None:
                 raise ConflictError from None
+        else:
+            self._announce(Change(doc, None))
         return {"game_uuid": game_uuid}
 
     def join(
@@ -124,11 +177,17 @@ class GameService:
         name = ids.nickname(nickname)
         fingerprint = _fingerprint("join", name)
 
-        def change(doc: GameDoc, game: Game) -> tuple[Finish, list[RoundSnapshot]]:
-            game.join(name)
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            try:
+                game.join(name)
+            except (rules.InvalidNickname, rules.NicknameTaken) as error:
+                # The established wording names the parameter, as for every bad input.
+                raise type(error)(
+                    InvalidParameter("nickname", name, error.message).message
+                ) from None
             player = str(self._new_uuid())
             doc.player_uuids[name] = player
-            return (lambda _doc: {"player_uuid": player}), []
+            return (lambda _doc, _snapshots: {"player_uuid": player}), []
 
         return self._change(
             game_uuid, change, idempotency_key, fingerprint, attempts=_JOIN_ATTEMPTS
@@ -150,7 +209,7 @@ class GameService:
             )
         fingerprint = _fingerprint("invite", admin, agent_name)
 
-        def change(doc: GameDoc, game: Game) -> tuple[Finish, list[RoundSnapshot]]:
+        def change(doc: GameDoc, game: Game) -> Outcome:
             if game.status is not Status.NOT_STARTED:
                 raise rules.GameAlreadyStarted
             if game.n_players >= 8:
@@ -159,7 +218,7 @@ class GameService:
             canonical = resolve_agent_name(agent_name)
             nickname = game.ai_nickname(agent_name)
             game.join(nickname, ai_agent=canonical)
-            return (lambda _doc: {"message": f"{nickname} joined the game"}), []
+            return (lambda _doc, _snapshots: {"message": f"{nickname} joined the game"}), []
 
         return self._change(
             game_uuid, change, idempotency_key, fingerprint, attempts=_JOIN_ATTEMPTS
@@ -176,30 +235,54 @@ class GameService:
         word = "public" if public else "private"
         fingerprint = _fingerprint("visibility", admin, word)
 
-        def change(doc: GameDoc, game: Game) -> tuple[Finish, list[RoundSnapshot]]:
+        def change(doc: GameDoc, game: Game) -> Outcome:
             if game.status is not Status.NOT_STARTED:
                 raise rules.GameAlreadyStarted("Cannot make the change - game already started")
             self._require_admin(doc, game, admin)
             if game.set_public(public):
-                return (lambda _doc: {"message": f"Game made {word}"}), []
+                return (lambda _doc, _snapshots: {"message": f"Game made {word}"}), []
             raise _Unchanged({"message": f"Request redundant - game already {word}"})
+
+        return self._change(game_uuid, change, idempotency_key, fingerprint)
+
+    def set_time_limit(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        seconds: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """Set the per-move time limit (admin only, in the lobby): 0 for none, or 1 to
+        300 seconds. A player who lets it pass loses the round (see app/clock)."""
+        admin = ids.admin_uuid(admin_uuid)
+        limit = ids.time_limit(seconds)
+        fingerprint = _fingerprint("time-limit", admin, str(limit))
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            if game.status is not Status.NOT_STARTED:
+                raise rules.GameAlreadyStarted("Cannot make the change - game already started")
+            self._require_admin(doc, game, admin)
+            if doc.time_limit == limit:
+                raise _Unchanged({"message": f"Request redundant - time limit already {limit}"})
+            doc.time_limit = limit
+            return (lambda _doc, _snapshots: {"message": f"Time limit set to {limit}"}), []
 
         return self._change(game_uuid, change, idempotency_key, fingerprint)
 
     def start(
         self, game_uuid: str, admin_uuid: str | None, idempotency_key: str | None = None
     ) -> Body:
-        """Start the game (admin only); AI players whose turn comes first move at once."""
+        """Start the game (admin only). An AI player to move first moves after its think
+        time, as its own change (app/clock)."""
         admin = ids.admin_uuid(admin_uuid)
         fingerprint = _fingerprint("start", admin)
 
-        def change(doc: GameDoc, game: Game) -> tuple[Finish, list[RoundSnapshot]]:
+        def change(doc: GameDoc, game: Game) -> Outcome:
             if game.status is not Status.NOT_STARTED:
                 raise rules.GameAlreadyStarted
             self._require_admin(doc, game, admin)
             game.start()
-            records = self._play_ai_turns(game, doc.game_uuid, [])
-            return (lambda _doc: {"message": "Game started"}), self._snapshots(doc, records)
+            return (lambda _doc, _snapshots: {"message": "Game started"}), []
 
         return self._change(game_uuid, change, idempotency_key, fingerprint)
 
@@ -216,13 +299,14 @@ class GameService:
     ) -> Body:
         """Make a move for the player holding ``player_uuid``.
 
-        Returns that player's view of the state after the move; after a check, the state of
-        the round that just ended, with every hand shown. AI players whose turn follows move
-        within the same request.
+        Returns that player's view of the state right after the move; after a check, the
+        snapshot of the round it ended, every hand shown, whose ``last_modified`` is older
+        than the state that follows it. AI players whose turn follows move later, each as
+        its own change (app/clock).
         """
         fingerprint = _fingerprint("play", str(player_uuid), repr(action_id), str(expected_version))
 
-        def change(doc: GameDoc, game: Game) -> tuple[Finish, list[RoundSnapshot]]:
+        def change(doc: GameDoc, game: Game) -> Outcome:
             # The established order of checks: the game's status, the player, the action.
             self._require_running(doc)
             player = ids.player_uuid(player_uuid)
@@ -231,13 +315,9 @@ class GameService:
             if expected_version is not None and expected_version != doc.version:
                 raise StaleVersion
             record = game.apply(action, by=nickname)
-            ended = [record] if record is not None else []
-            records = self._play_ai_turns(game, doc.game_uuid, ended)
-            snapshots = self._snapshots(doc, records)
             if record is not None:
-                data = snapshots[0].data
-                return (lambda new: snapshot_body(new, data)), snapshots
-            return (lambda new: state_body(new, game.view_for(nickname))), snapshots
+                return (lambda new, snapshots: snapshot_body(new, snapshots[0])), [record]
+            return (lambda new, _snapshots: state_body(new, game.view_for(nickname))), []
 
         return self._change(game_uuid, change, idempotency_key, fingerprint)
 
@@ -259,7 +339,7 @@ class GameService:
         snapshot = self.store.load_round(doc.game_uuid, wanted)
         if snapshot is None:  # a snapshot can only be missing if the store lost it
             raise GameNotFound(f"Round {wanted} of this game is no longer stored")
-        return StateReply(snapshot_body(doc, snapshot.data), f'"v{doc.version}-r{wanted}"')
+        return StateReply(snapshot_body(doc, snapshot), f'"v{doc.version}-r{wanted}"')
 
     def viewer(self, game_uuid: str | None, player_uuid: str | None) -> tuple[GameDoc, str | None]:
         """The game and who is looking at it: the nickname ``player_uuid`` belongs to, or
@@ -270,12 +350,6 @@ class GameService:
         if player_uuid is not None and player_uuid != "":
             viewer = self._nickname_of(doc, ids.player_uuid(player_uuid))
         return doc, viewer
-
-    def version(self, game_uuid: str) -> int | None:
-        """The game's current version, or None once it is gone: what a websocket watcher
-        polls to learn that the game changed."""
-        doc = self.store.load(ids.game_uuid(game_uuid))
-        return None if doc is None else doc.version
 
     def list_public(self, limit: int | None = None) -> list[Body]:
         """Public games still in the lobby, changed within the listing window, newest first:
@@ -298,10 +372,24 @@ class GameService:
 
     # ------------------------------------------------------------------ the one write path
 
+    def change(
+        self, game_uuid: str, change: ChangeFunction, *, expected_version: int | None = None
+    ) -> Body:
+        """Apply ``change`` through the one write path, refusing (:class:`StaleVersion`)
+        unless the game is still at ``expected_version``: how the clock acts on what it
+        decided from that version, so that a duplicate or late trigger changes nothing."""
+
+        def checked(doc: GameDoc, game: Game) -> Outcome:
+            if expected_version is not None and doc.version != expected_version:
+                raise StaleVersion
+            return change(doc, game)
+
+        return self._change(game_uuid, checked, None, "")
+
     def _change(
         self,
         game_uuid: str,
-        change: Callable[[GameDoc, Game], tuple[Finish, list[RoundSnapshot]]],
+        change: ChangeFunction,
         idempotency_key: str | None,
         fingerprint: str,
         *,
@@ -317,19 +405,42 @@ class GameService:
             game = Game.from_dict(doc.state, seed_source=self._seed_source)
             work = replace(doc, player_uuids=dict(doc.player_uuids), replies=dict(doc.replies))
             try:
-                finish, snapshots = change(work, game)
+                finish, records = change(work, game)
             except _Unchanged as unchanged:
                 return unchanged.body
             now = self._clock()
             work.state = game.to_dict()
             work.version = doc.version + 1
-            work.last_modified = max(now, doc.last_modified + 0.001)
+            # Strictly newer than the version before, with room for the ended rounds'
+            # snapshots in between (clients order what they receive by last_modified).
+            work.last_modified = max(now, doc.last_modified + _TICK * (len(records) + 1))
             work.expires_at = int(now) + self.settings.game_ttl_seconds
-            body = finish(work)
+            timing = plan(
+                doc.state,
+                work.state,
+                now=now,
+                time_limit=work.time_limit,
+                think_seconds=self.settings.ai_think_seconds,
+                deadline_before=doc.move_deadline,
+                due_before=doc.due_at,
+            )
+            work.move_deadline, work.due_at = timing.move_deadline, timing.due_at
+            snapshots = [
+                RoundSnapshot(
+                    gid,
+                    record.number,
+                    record.to_dict(),
+                    work.last_modified - _TICK * (len(records) - i),
+                )
+                for i, record in enumerate(records)
+            ]
+            body = finish(work, snapshots)
             if idempotency_key is not None:
                 _remember(work, idempotency_key, fingerprint, body)
             try:
-                self.store.save(work, doc.version, snapshots)
+                with self._order[zlib.crc32(gid.encode()) % _ORDER_STRIPES]:
+                    self.store.save(work, doc.version, snapshots)
+                    self._announce(Change(work, doc, tuple(snapshots)))
             except Conflict:
                 log.info("conflict", extra={"attempt": attempt + 1})
                 continue
@@ -346,7 +457,9 @@ class GameService:
     def _load(self, game_uuid: str) -> GameDoc:
         doc = self.store.load(game_uuid)
         if doc is None:
-            raise GameNotFound
+            # The established wording names the parameter, as for every bad input.
+            reason = GameNotFound.default_message
+            raise GameNotFound(InvalidParameter("game_uuid", game_uuid, reason).message)
         return doc
 
     @staticmethod
@@ -369,50 +482,6 @@ class GameService:
         secret = doc.player_uuids.get(admin) if admin is not None else None
         if secret is None or not secrets.compare_digest(secret, admin_uuid):
             raise rules.NotAdmin
-
-    @staticmethod
-    def _snapshots(doc: GameDoc, records: list[RoundRecord]) -> list[RoundSnapshot]:
-        return [RoundSnapshot(doc.game_uuid, r.number, r.to_dict()) for r in records]
-
-    def _play_ai_turns(
-        self, game: Game, game_uuid: str, records: list[RoundRecord]
-    ) -> list[RoundRecord]:
-        """Let AI players move while it is their turn, adding the rounds that end to
-        ``records`` (which holds the rounds this request ended before); returns it.
-
-        Agents are made afresh for each request. One that learns from finished rounds is
-        first told every round of the game so far (those stored, then ``records``), so it
-        plays as it would have had it sat at the table all along.
-        """
-        agents: dict[int, Agent] = {}
-        earlier: list[RoundRecord] | None = None
-        for _ in range(self.settings.max_ai_moves_per_request):
-            seat = game.current_seat
-            if game.status is not Status.RUNNING or seat is None:
-                break
-            name = game.ai_agents[seat]
-            if name is None:
-                break
-            agent = agents.get(seat)
-            if agent is None:
-                agent = agents[seat] = self._agent_factory(name, secrets.randbits(63))
-                if agent.learns_from_rounds:
-                    if earlier is None:
-                        earlier = [
-                            RoundRecord.from_dict(s.data) for s in self.store.load_rounds(game_uuid)
-                        ]
-                    for past in (*earlier, *records):
-                        agent.round_ended(past)
-            action = agent.act(Observation(game, seat))
-            if not game.is_legal(action):
-                log.warning("ai_illegal_action", extra={"agent": name})
-                action = game.legal_actions()[-1]
-            record = game.apply(action)
-            if record is not None:
-                records.append(record)
-                for other in agents.values():
-                    other.round_ended(record)
-        return records
 
 
 class _Unchanged(Exception):

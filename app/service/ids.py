@@ -67,18 +67,45 @@ def action_id(value: object) -> int:
 
 _ROUND_REASON = (
     "The round parameter is invalid - must be an integer between 1 and the current round,"
-    " or -1, or blank"
+    " or 0, -1 or blank for the current one"
 )
 
 
 def round_number(value: str | None) -> int | None:
-    """A requested round: None for the current one (blank or -1), else a positive integer."""
+    """A requested round: None for the current one (blank, -1, or 0, which the established
+    Android app asks for straight after the start and the established service answers with
+    the current state), else a positive integer."""
     if value is None or value.strip() in ("", "-1"):
         return None
     text = value.strip()
-    if not (text.isascii() and text.isdigit()) or len(text) > 6 or int(text) == 0:
+    if not (text.isascii() and text.isdigit()) or len(text) > 6:
         raise InvalidParameter("round", value, _ROUND_REASON)
-    return int(text)
+    return int(text) or None
+
+
+MAX_TIME_LIMIT = 300
+_TIME_LIMIT_REASON = (
+    f"The time limit must be a whole number of seconds: 0 for none, or 1 to {MAX_TIME_LIMIT}"
+)
+
+
+def time_limit(value: object) -> int:
+    """A move time limit from a query string (text) or a JSON body (an integer)."""
+    if value is None or value == "":
+        raise MissingParameter("time_limit", value, "Time limit missing - please supply it")
+    if isinstance(value, bool):
+        raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
+        if len(value.strip()) > 3:
+            raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
+        number = int(value.strip())
+    else:
+        raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
+    if not 0 <= number <= MAX_TIME_LIMIT:
+        raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
+    return number
 
 
 def nickname(value: str | None) -> str:

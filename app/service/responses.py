@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.store.base import GameDoc, PublicGame
+from app.store.base import GameDoc, PublicGame, RoundSnapshot
 from engine.game import Game
 
 Body = dict[str, Any]
@@ -35,6 +35,8 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
         "last_modified": doc.last_modified,
         "version": doc.version,
         "commitment": view["commitment"],
+        "time_limit": doc.time_limit,
+        "move_deadline": doc.move_deadline,
     }
     for optional in ("legal_actions", "seed", "winner"):
         if optional in view:
@@ -49,9 +51,11 @@ def current_state(doc: GameDoc, viewer: str | None) -> Body:
     return state_body(doc, Game.from_dict(doc.state).view_for(viewer))
 
 
-def snapshot_body(doc: GameDoc, snapshot: dict[str, Any]) -> Body:
+def snapshot_body(doc: GameDoc, round_: RoundSnapshot) -> Body:
     """The state object for a finished round (engine.RoundRecord.to_dict()): every hand,
-    the history ending with the 89 event, and the round's seed."""
+    the history ending with the 89 event, and the round's seed. Its ``last_modified`` is the
+    snapshot's own: older than the state after the round, newer than the state before."""
+    snapshot = round_.data
     return {
         "game_uuid": doc.game_uuid,
         "admin_nickname": doc.state.get("admin"),
@@ -64,9 +68,11 @@ def snapshot_body(doc: GameDoc, snapshot: dict[str, Any]) -> Body:
         "hands": snapshot["hands"],
         "cp_nickname": None,
         "history": snapshot["history"],
-        "last_modified": doc.last_modified,
+        "last_modified": round_.last_modified or doc.last_modified,
         "version": doc.version,
         "commitment": snapshot["commitment"],
+        "time_limit": doc.time_limit,
+        "move_deadline": None,
         "seed": snapshot["seed"],
         "loser": snapshot["loser"],
     }

@@ -38,6 +38,9 @@ class GameDoc:
     last_modified: float = 0.0
     expires_at: int = 0
     replies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    time_limit: int = 0
+    move_deadline: float | None = None
+    due_at: float | None = None
 
     @property
     def public(self) -> bool:
@@ -67,6 +70,9 @@ class GameDoc:
             "last_modified": self.last_modified,
             "expires_at": self.expires_at,
             "replies": self.replies,
+            "time_limit": self.time_limit,
+            "move_deadline": self.move_deadline,
+            "due_at": self.due_at,
         }
 
     @classmethod
@@ -81,16 +87,38 @@ class GameDoc:
             last_modified=float(data.get("last_modified", 0.0)),
             expires_at=int(data.get("expires_at", 0)),
             replies=dict(data.get("replies", {})),
+            time_limit=int(data.get("time_limit", 0)),
+            move_deadline=_optional_time(data.get("move_deadline")),
+            due_at=_optional_time(data.get("due_at")),
         )
+
+
+def _optional_time(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 @dataclass(frozen=True, slots=True)
 class RoundSnapshot:
-    """A finished round: ``data`` is ``engine.RoundRecord.to_dict()`` (public, no secrets)."""
+    """A finished round: ``data`` is ``engine.RoundRecord.to_dict()`` (public, no secrets).
+
+    ``last_modified`` is the snapshot's own time: after the state in which the round's last
+    move was made and before the state that follows it, so that clients which order what
+    they receive by ``last_modified`` (iOS) show the round's end, then what came next.
+    """
 
     game_uuid: str
     round_number: int
     data: dict[str, Any]
+    last_modified: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class DueGame:
+    """A game the clock must act on at ``due_at``, as of ``version``."""
+
+    game_uuid: str
+    version: int
+    due_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +159,14 @@ class GameStore(Protocol):
     def list_public(self, since: float, limit: int) -> list[PublicGame]:
         """Listed games (public, not started) modified at or after ``since``, newest first,
         at most ``limit`` of them."""
+
+    def list_due(self, before: float, limit: int) -> list[DueGame]:
+        """Games whose ``due_at`` is at or before ``before``, earliest first, at most
+        ``limit``: what the clock rebuilds its agenda from, and what a sweep catches up on."""
+
+    def purge_expired(self, now: float) -> int:
+        """Delete games (and their rounds) that expired before ``now``; returns how many.
+        A store whose database expires items itself (DynamoDB's TTL) deletes nothing."""
 
     def allocate_room(self) -> int:
         """A small display number for a new game: 1, 2, 3, ... (wrapping is allowed)."""

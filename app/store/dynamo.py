@@ -15,8 +15,12 @@ conversions, floats survive exactly), plus top-level copies of what DynamoDB its
 ``version`` for the condition of every save, ``expires_at`` for TTL, and, only while the
 game is listed (public and not started), ``list_pk = "PUBLIC"``: the partition key of the
 sparse GSI ``public-games`` (sort key ``last_modified``), which projects ``game_uuid``,
-``room`` and ``nicknames`` so the public list is one Query. Every save is a full Put, so a
-game that stops being listed loses ``list_pk`` and leaves the index.
+``room`` and ``nicknames`` so the public list is one Query. Likewise, only while the clock
+has something due on the game (app/clock), ``due_pk = "DUE"`` and ``due_at``: the sparse
+GSI ``due-games`` (sort key ``due_at``, projecting ``game_uuid`` and ``version``), from which
+a clock rebuilds its agenda or sweeps overdue games. Every save is a full Put, so a game
+that stops being listed (or due) loses those attributes and leaves the index. A round item
+carries its own ``last_modified``.
 
 A save without snapshots is one conditional PutItem; with snapshots it is one
 TransactWriteItems (the conditional Put of the state and a Put per round that must not
@@ -40,7 +44,7 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import ClientError
 
 from app import aws
-from app.store.base import Conflict, GameDoc, PublicGame, RoundSnapshot
+from app.store.base import Conflict, DueGame, GameDoc, PublicGame, RoundSnapshot
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -52,6 +56,8 @@ if TYPE_CHECKING:
     Item = dict[str, AttributeValueTypeDef]
 
 PUBLIC_INDEX: Final = "public-games"
+DUE_INDEX: Final = "due-games"
+DUE: Final = "DUE"
 TTL_ATTRIBUTE: Final = "expires_at"
 LISTED: Final = "PUBLIC"
 STATE_SK: Final = "STATE"
@@ -87,6 +93,11 @@ def _round_sk(round_number: int) -> str:
     if not 0 <= round_number <= MAX_ROUND:
         raise ValueError(f"round number {round_number} is outside 0..{MAX_ROUND}")
     return f"{ROUND_PREFIX}{round_number:04d}"
+
+
+def _snapshot(game_uuid: str, round_number: int, item: dict[str, Any]) -> RoundSnapshot:
+    last_modified = float(item.get("last_modified", {}).get("N", "0"))
+    return RoundSnapshot(game_uuid, round_number, json.loads(item["data"]["S"]), last_modified)
 
 
 def _dumps(value: Any) -> str:
@@ -143,6 +154,8 @@ def create_table(client: DynamoDBClient | Any, table_name: str) -> None:
                 {"AttributeName": "sk", "AttributeType": "S"},
                 {"AttributeName": "list_pk", "AttributeType": "S"},
                 {"AttributeName": "last_modified", "AttributeType": "N"},
+                {"AttributeName": "due_pk", "AttributeType": "S"},
+                {"AttributeName": "due_at", "AttributeType": "N"},
             ],
             KeySchema=[
                 {"AttributeName": "pk", "KeyType": "HASH"},
@@ -159,7 +172,18 @@ def create_table(client: DynamoDBClient | Any, table_name: str) -> None:
                         "ProjectionType": "INCLUDE",
                         "NonKeyAttributes": ["game_uuid", "room", "nicknames"],
                     },
-                }
+                },
+                {
+                    "IndexName": DUE_INDEX,
+                    "KeySchema": [
+                        {"AttributeName": "due_pk", "KeyType": "HASH"},
+                        {"AttributeName": "due_at", "KeyType": "RANGE"},
+                    ],
+                    "Projection": {
+                        "ProjectionType": "INCLUDE",
+                        "NonKeyAttributes": ["game_uuid", "version"],
+                    },
+                },
             ],
             BillingMode="PAY_PER_REQUEST",
         )
@@ -274,6 +298,9 @@ class DynamoStore:
             item[TTL_ATTRIBUTE] = {"N": _number(doc.expires_at)}
         if doc.listed:
             item["list_pk"] = {"S": LISTED}
+        if doc.due_at is not None:
+            item["due_pk"] = {"S": DUE}
+            item["due_at"] = {"N": _number(float(doc.due_at))}
         return item
 
     @staticmethod
@@ -283,6 +310,7 @@ class DynamoStore:
             "sk": {"S": _round_sk(snapshot.round_number)},
             "round_number": {"N": _number(snapshot.round_number)},
             "data": {"S": _dumps(snapshot.data)},
+            "last_modified": {"N": _number(float(snapshot.last_modified))},
         }
         if expires_at:
             item[TTL_ATTRIBUTE] = {"N": _number(expires_at)}
@@ -390,12 +418,12 @@ class DynamoStore:
             TableName=self.table_name,
             Key={"pk": {"S": _game_pk(game_uuid)}, "sk": {"S": _round_sk(round_number)}},
             ConsistentRead=True,
-            ProjectionExpression="#data",
+            ProjectionExpression="#data, last_modified",
             ExpressionAttributeNames={"#data": "data"},
         ).get("Item")
         if item is None:
             return None
-        return RoundSnapshot(game_uuid, round_number, json.loads(item["data"]["S"]))
+        return _snapshot(game_uuid, round_number, item)
 
     def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
         rounds: list[RoundSnapshot] = []
@@ -414,15 +442,13 @@ class DynamoStore:
                     ":pk": {"S": _game_pk(game_uuid)},
                     ":prefix": {"S": ROUND_PREFIX},
                 },
-                ProjectionExpression="round_number, #data",
+                ProjectionExpression="round_number, #data, last_modified",
                 ExpressionAttributeNames={"#data": "data"},
                 ConsistentRead=True,
                 **kwargs,
             )
             rounds.extend(
-                RoundSnapshot(
-                    game_uuid, int(item["round_number"]["N"]), json.loads(item["data"]["S"])
-                )
+                _snapshot(game_uuid, int(item["round_number"]["N"]), item)
                 for item in page.get("Items", [])
             )
             start = page.get("LastEvaluatedKey")
@@ -465,6 +491,42 @@ class DynamoStore:
             if not start:
                 break
         return games[:limit]
+
+    def list_due(self, before: float, limit: int) -> list[DueGame]:
+        due: list[DueGame] = []
+        start: Item | None = None
+        while len(due) < limit:
+            kwargs: dict[str, Any] = {"Limit": limit - len(due)}
+            if start is not None:
+                kwargs["ExclusiveStartKey"] = start
+            self._count("Query")
+            page = self.client.query(
+                TableName=self.table_name,
+                IndexName=DUE_INDEX,
+                KeyConditionExpression="due_pk = :due AND due_at <= :before",
+                ExpressionAttributeValues={
+                    ":due": {"S": DUE},
+                    ":before": {"N": _number(float(before))},
+                },
+                **kwargs,
+            )
+            due.extend(
+                DueGame(
+                    game_uuid=item["game_uuid"]["S"],
+                    version=int(item["version"]["N"]),
+                    due_at=float(item["due_at"]["N"]),
+                )
+                for item in page.get("Items", [])
+            )
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                break
+        return due[:limit]
+
+    def purge_expired(self, now: float) -> int:
+        """Nothing to do: the table's TTL deletes expired items (and reads ignore them
+        until it does)."""
+        return 0
 
     def allocate_room(self) -> int:
         self._count("UpdateItem")

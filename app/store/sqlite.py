@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.store.base import Conflict, GameDoc, PublicGame, RoundSnapshot
+from app.store.base import Conflict, DueGame, GameDoc, PublicGame, RoundSnapshot
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS games (
     last_modified REAL NOT NULL,
     expires_at    INTEGER NOT NULL,
     room          INTEGER NOT NULL,
-    nicknames     TEXT NOT NULL
+    nicknames     TEXT NOT NULL,
+    due_at        REAL
 );
 CREATE INDEX IF NOT EXISTS games_listed ON games (listed, last_modified);
 CREATE TABLE IF NOT EXISTS rounds (
@@ -35,6 +36,7 @@ CREATE TABLE IF NOT EXISTS rounds (
     round_number  INTEGER NOT NULL,
     data          TEXT NOT NULL,
     expires_at    INTEGER NOT NULL,
+    last_modified REAL NOT NULL DEFAULT 0,
     PRIMARY KEY (game_uuid, round_number)
 );
 CREATE TABLE IF NOT EXISTS counters (
@@ -42,6 +44,14 @@ CREATE TABLE IF NOT EXISTS counters (
     value INTEGER NOT NULL
 );
 """
+
+_MIGRATIONS = (
+    # Files made before the game clock: add its columns (SQLite has no ADD COLUMN IF NOT
+    # EXISTS, so each is tried and "duplicate column" ignored).
+    "ALTER TABLE games ADD COLUMN due_at REAL",
+    "ALTER TABLE rounds ADD COLUMN last_modified REAL NOT NULL DEFAULT 0",
+)
+_DUE_INDEX = "CREATE INDEX IF NOT EXISTS games_due ON games (due_at) WHERE due_at IS NOT NULL"
 
 _ROOM_WRAP = 9999
 
@@ -80,6 +90,13 @@ class SqliteStore:
                     # then stays with the file.
                     conn.execute("PRAGMA journal_mode = WAL")
                     conn.executescript(_SCHEMA)
+                    for statement in _MIGRATIONS:
+                        try:
+                            conn.execute(statement)
+                        except sqlite3.OperationalError as error:
+                            if "duplicate column" not in str(error):
+                                raise
+                    conn.execute(_DUE_INDEX)
                     self._schema_ready = True
                 self._connections.append(conn)
             self._local.conn = conn
@@ -106,7 +123,7 @@ class SqliteStore:
     # ------------------------------------------------------------------ the protocol
 
     @staticmethod
-    def _row(doc: GameDoc) -> tuple[int, str, int, float, int, int, str, str]:
+    def _row(doc: GameDoc) -> tuple[int, str, int, float, int, int, str, float | None, str]:
         return (
             doc.version,
             json.dumps(doc.to_dict(), separators=(",", ":")),
@@ -115,6 +132,7 @@ class SqliteStore:
             doc.expires_at,
             doc.room,
             json.dumps(doc.nicknames),
+            doc.due_at,
             doc.game_uuid,
         )
 
@@ -123,7 +141,7 @@ class SqliteStore:
             with self._write() as conn:
                 conn.execute(
                     "INSERT INTO games (version, doc, listed, last_modified, expires_at, room,"
-                    " nicknames, game_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " nicknames, due_at, game_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     self._row(doc),
                 )
         except sqlite3.IntegrityError:
@@ -147,21 +165,23 @@ class SqliteStore:
         with self._write() as conn:
             updated = conn.execute(
                 "UPDATE games SET version = ?, doc = ?, listed = ?, last_modified = ?,"
-                " expires_at = ?, room = ?, nicknames = ? WHERE game_uuid = ? AND version = ?",
+                " expires_at = ?, room = ?, nicknames = ?, due_at = ?"
+                " WHERE game_uuid = ? AND version = ?",
                 (*self._row(doc), expected_version),
             ).rowcount
             if updated != 1:
                 raise Conflict(f"game {doc.game_uuid} is not at version {expected_version}")
             try:
                 conn.executemany(
-                    "INSERT INTO rounds (game_uuid, round_number, data, expires_at)"
-                    " VALUES (?, ?, ?, ?)",
+                    "INSERT INTO rounds (game_uuid, round_number, data, expires_at, last_modified)"
+                    " VALUES (?, ?, ?, ?, ?)",
                     [
                         (
                             s.game_uuid,
                             s.round_number,
                             json.dumps(s.data, separators=(",", ":")),
                             doc.expires_at,
+                            s.last_modified,
                         )
                         for s in snapshots
                     ],
@@ -173,23 +193,26 @@ class SqliteStore:
         row = (
             self._connection()
             .execute(
-                "SELECT data FROM rounds WHERE game_uuid = ? AND round_number = ?",
+                "SELECT data, last_modified FROM rounds WHERE game_uuid = ? AND round_number = ?",
                 (game_uuid, round_number),
             )
             .fetchone()
         )
-        return None if row is None else RoundSnapshot(game_uuid, round_number, json.loads(row[0]))
+        if row is None:
+            return None
+        return RoundSnapshot(game_uuid, round_number, json.loads(row[0]), row[1])
 
     def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
         rows = (
             self._connection()
             .execute(
-                "SELECT round_number, data FROM rounds WHERE game_uuid = ? ORDER BY round_number",
+                "SELECT round_number, data, last_modified FROM rounds WHERE game_uuid = ?"
+                " ORDER BY round_number",
                 (game_uuid,),
             )
             .fetchall()
         )
-        return [RoundSnapshot(game_uuid, n, json.loads(data)) for n, data in rows]
+        return [RoundSnapshot(game_uuid, n, json.loads(data), lm) for n, data, lm in rows]
 
     def list_public(self, since: float, limit: int) -> list[PublicGame]:
         rows = (
@@ -204,6 +227,18 @@ class SqliteStore:
         )
         return [PublicGame(g, room, json.loads(nicks), lm) for g, room, nicks, lm in rows]
 
+    def list_due(self, before: float, limit: int) -> list[DueGame]:
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT game_uuid, version, due_at FROM games"
+                " WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?",
+                (before, limit),
+            )
+            .fetchall()
+        )
+        return [DueGame(g, version, due) for g, version, due in rows]
+
     def allocate_room(self) -> int:
         with self._write() as conn:
             conn.execute(
@@ -213,9 +248,9 @@ class SqliteStore:
             (value,) = conn.execute("SELECT value FROM counters WHERE name = 'room'").fetchone()
         return (int(value) - 1) % _ROOM_WRAP + 1
 
-    def purge_expired(self, now: float | None = None) -> int:
+    def purge_expired(self, now: float) -> int:
         """Delete expired games and their rounds; returns how many games went."""
-        cutoff = int(time.time() if now is None else now)
+        cutoff = int(now)
         with self._write() as conn:
             conn.execute(
                 "DELETE FROM rounds WHERE game_uuid IN"

@@ -18,6 +18,8 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final, NamedTuple
 
+from app.service.responses import snapshot_body
+from app.store.base import GameDoc, RoundSnapshot
 from engine.errors import BlefError
 
 GAME_KEY: Final = "game_uuid"
@@ -66,3 +68,27 @@ def state_message(state: Mapping[str, Any]) -> str:
 def error_message(status: int, error: BlefError) -> str:
     """A refusal, with the same ``error`` text and ``code`` as the HTTP API's."""
     return envelope(status, {"error": error.message, "code": error.code})
+
+
+def snapshot_message(doc: GameDoc, snapshot: RoundSnapshot) -> str:
+    """An ended round, as every watcher of the game is sent it before the state that
+    follows: every hand, the history ending with the 89 event, ``loser``, and the snapshot's
+    own ``last_modified`` (older than the next state's)."""
+    return envelope(200, snapshot_body(doc, snapshot))
+
+
+def public_game_body(doc: GameDoc) -> dict[str, Any]:
+    """What a public-games watcher is told of a game that is, or just stopped being, public:
+    no hand, no secret, only what the public list shows (and whether it is still public)."""
+    return {
+        "game_uuid": doc.game_uuid,
+        "room": doc.room,
+        "public": "true" if doc.public else "false",
+        "last_modified": doc.last_modified,
+        "players": doc.nicknames,
+    }
+
+
+def public_game_message(doc: GameDoc) -> str:
+    """The message a public-games watcher (a websocket opened with no game) is sent."""
+    return envelope(200, public_game_body(doc))

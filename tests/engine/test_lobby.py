@@ -35,7 +35,7 @@ def test_a_nickname_starting_with_a_letter_then_letters_digits_or_underscores_is
         "a.b",
         "alice\n",
         " alice",
-        "A" + "b" * 32,  # 33 characters
+        "A" + "b" * 64,  # 65 characters
         "Dazhbog_(AI)",  # the AI form is not for people
         "Łukasz",  # letters are the ASCII ones
     ],

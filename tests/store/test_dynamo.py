@@ -11,7 +11,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from app.store.base import Conflict, GameDoc, RoundSnapshot
-from app.store.dynamo import PUBLIC_INDEX, DynamoStore, create_table
+from app.store.dynamo import DUE_INDEX, PUBLIC_INDEX, DynamoStore, create_table
 from tests.store.games import for_game, lobby_game, new_doc, next_doc, play_rounds, running_game
 from tests.support.dynamo import DynamoTable, moto_dynamo_table, server_dynamo_table
 
@@ -267,15 +267,23 @@ def test_create_table_is_idempotent_and_builds_the_fixed_schema(
         {"AttributeName": "sk", "KeyType": "RANGE"},
     ]
     assert table["BillingModeSummary"]["BillingMode"] == "PAY_PER_REQUEST"
-    [index] = table["GlobalSecondaryIndexes"]
-    assert index["IndexName"] == PUBLIC_INDEX
-    assert index["KeySchema"] == [
+    indexes = {index["IndexName"]: index for index in table["GlobalSecondaryIndexes"]}
+    assert set(indexes) == {PUBLIC_INDEX, DUE_INDEX}
+    assert indexes[PUBLIC_INDEX]["KeySchema"] == [
         {"AttributeName": "list_pk", "KeyType": "HASH"},
         {"AttributeName": "last_modified", "KeyType": "RANGE"},
     ]
-    assert index["Projection"] == {
+    assert indexes[PUBLIC_INDEX]["Projection"] == {
         "ProjectionType": "INCLUDE",
         "NonKeyAttributes": ["game_uuid", "room", "nicknames"],
+    }
+    assert indexes[DUE_INDEX]["KeySchema"] == [
+        {"AttributeName": "due_pk", "KeyType": "HASH"},
+        {"AttributeName": "due_at", "KeyType": "RANGE"},
+    ]
+    assert indexes[DUE_INDEX]["Projection"] == {
+        "ProjectionType": "INCLUDE",
+        "NonKeyAttributes": ["game_uuid", "version"],
     }
     ttl = moto_table.client.describe_time_to_live(TableName=moto_table.table_name)
     assert ttl["TimeToLiveDescription"]["TimeToLiveStatus"] == "ENABLED"

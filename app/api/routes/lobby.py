@@ -10,7 +10,14 @@ from fastapi.responses import JSONResponse
 
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
 from app.api.routes.common import credential, errors, reply
-from app.api.schemas import CreatedGame, InviteRequest, JoinedPlayer, JoinRequest, Message
+from app.api.schemas import (
+    CreatedGame,
+    InviteRequest,
+    JoinedPlayer,
+    JoinRequest,
+    Message,
+    TimeLimitRequest,
+)
 from app.service.errors import InvalidParameter
 
 router = APIRouter(tags=["lobby"])
@@ -165,6 +172,44 @@ def invite_ai_post(
     admin = credential(bearer, admin_uuid)
     agent = _text("agent_name", body.agent_name)
     return reply(service.invite_ai(game_uuid, admin, agent, idempotency_key=key))
+
+
+@router.get(
+    "/games/{game_uuid}/set-time-limit",
+    response_model=None,
+    responses={200: {"model": Message}, **errors(400, 403, 409)},
+    summary="Set the move time limit (admin only, before the start)",
+)
+def set_time_limit(
+    game_uuid: str,
+    service: ServiceDep,
+    bearer: BearerDep,
+    admin_uuid: AdminQuery = None,
+    time_limit: Annotated[
+        str | None, Query(description="Seconds each move may take: 0 for none, or 1..300")
+    ] = None,
+) -> JSONResponse:
+    return reply(service.set_time_limit(game_uuid, credential(bearer, admin_uuid), time_limit))
+
+
+@router.post(
+    "/games/{game_uuid}/set-time-limit",
+    response_model=None,
+    responses={200: {"model": Message}, **errors(400, 403, 409, 413, 422)},
+    summary="Set the move time limit (POST form)",
+)
+def set_time_limit_post(
+    game_uuid: str,
+    body: TimeLimitRequest,
+    service: ServiceDep,
+    bearer: BearerDep,
+    key: IdempotencyKeyDep,
+    admin_uuid: AdminQuery = None,
+) -> JSONResponse:
+    admin = credential(bearer, admin_uuid)
+    if isinstance(body.time_limit, str):  # JSON carries numbers as numbers
+        raise InvalidParameter("time_limit", body.time_limit, "Must be an integer")
+    return reply(service.set_time_limit(game_uuid, admin, body.time_limit, idempotency_key=key))
 
 
 def _text(name: str, value: object) -> str | None:

@@ -1,18 +1,23 @@
-"""Watching a game over a websocket, for ``blef serve``: ``/ws`` (also ``/ws/{stage}``).
+"""Watching over a websocket, for ``blef serve``: ``/ws`` (also ``/ws/{stage}``).
 
-The established iOS client opens ``<websocket URL>/<stage>`` with the request headers
-``game_uuid`` and ``player_uuid`` (absent for an observer); browsers, which cannot set
-headers on a websocket, may send them as query parameters instead. The first message is the
-current state, then one message per change of the game, each
-``{"statusCode": 200, "body": "<state object as a JSON string>"}`` with exactly the body
-``GET /games/{game_uuid}`` gives the same viewer. Credentials the HTTP route would refuse get
-one message ``{"statusCode": 400, "body": "{\\"error\\": ..., \\"code\\": ...}"}`` and the close
-code 1008. Messages from the client are read and ignored; websocket pings are answered by the
-server itself.
+The established iOS client opens ``<websocket URL>/<stage>`` in two ways:
 
-Each watcher polls its game's version every ``websocket_poll_seconds``, in a small thread
-pool of its own so that watchers never hold up the HTTP routes' threads. At most
-``max_websockets`` are open per process: one more is closed with code 1013 (try again later).
+- **A game watcher**, with the request headers ``game_uuid`` and ``player_uuid`` (absent for
+  an observer; browsers, which cannot set headers on a websocket, may send the game as a
+  query parameter). The first message is the current state; then every change of the game,
+  each as its own message, in order, none skipped: for a change that ended a round, first
+  that round's snapshot (every hand, history ending with 89, ``loser``), then the state that
+  follows. Each message is ``{"statusCode": 200, "body": "<JSON string>"}`` whose body is
+  exactly what ``GET /games/{game_uuid}`` (or ``?round=N``) gives the same viewer.
+  Credentials the HTTP route would refuse get one message ``{"statusCode": 400, "body":
+  "{\\"error\\": ..., \\"code\\": ...}"}`` and the close code 1008.
+- **A public-games watcher**, with no game at all (its start and join screens): the first
+  messages are the games listed now, one each; then, for every change of a game that is or
+  just stopped being public, ``{"game_uuid", "room", "public", "last_modified", "players"}``.
+
+Changes come from the service's in-process notifications (app/watch/hub.py), not from
+polling. Messages from the client are read and ignored; pings are answered by the server.
+At most ``max_websockets`` are open per process: one more is closed with code 1013.
 
 On AWS this route does not run: an API Gateway WebSocket API and app/websocket_handler.py
 send the same messages, pushed from the table's stream.
@@ -20,6 +25,7 @@ send the same messages, pushed from the table's stream.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import Annotated, Final, TypeVar
@@ -31,8 +37,19 @@ from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 from app.api.deps import ServiceProvider
 from app.api.errors import status_of
 from app.service import GameService
-from app.watch.messages import Credentials, credentials, error_message, state_message
-from engine.errors import BlefError
+from app.service.games import Change
+from app.service.responses import current_state
+from app.store.base import GameDoc
+from app.watch.hub import Hub, Subscription
+from app.watch.messages import (
+    Credentials,
+    credentials,
+    error_message,
+    public_game_message,
+    snapshot_message,
+    state_message,
+)
+from engine.errors import BlefError, UnknownPlayer
 
 log = logging.getLogger("blef.watch")
 
@@ -41,21 +58,23 @@ router = APIRouter(tags=["watch"])
 CLOSE_REFUSED: Final = 1008
 """Policy violation: the credentials name no game, or no player of it."""
 CLOSE_TRY_AGAIN_LATER: Final = 1013
-"""Too many websockets open in this process; the client may reconnect later."""
-POLL_THREADS: Final = 4
+"""Too many websockets open in this process (or this watcher fell too far behind); the
+client may reconnect later."""
+READ_THREADS: Final = 4
 """Threads the watchers' store reads share (a read of one game takes well under 1 ms)."""
 
 T = TypeVar("T")
 
 
 class Watchers:
-    """The open websockets of one app: how many (bounded), how often they poll, and the
+    """The open websockets of one app: how many (bounded), the hub that feeds them, and the
     threads their store reads run in."""
 
-    def __init__(self, limit: int, poll_seconds: float) -> None:
+    def __init__(self, limit: int, service: GameService) -> None:
         self.limit = limit
-        self.poll_seconds = poll_seconds
         self.open = 0
+        self.hub = Hub()
+        service.subscribe(self.hub.notice)
         self._threads: anyio.CapacityLimiter | None = None
 
     def enter(self) -> bool:
@@ -71,18 +90,8 @@ class Watchers:
     async def run(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in one of the watchers' threads (the store blocks)."""
         if self._threads is None:  # made inside the event loop, on first use
-            self._threads = anyio.CapacityLimiter(POLL_THREADS)
+            self._threads = anyio.CapacityLimiter(READ_THREADS)
         return await anyio.to_thread.run_sync(function, *args, limiter=self._threads)
-
-
-def _watchers(websocket: WebSocket) -> Watchers:
-    state = websocket.app.state
-    watchers: Watchers | None = getattr(state, "watchers", None)
-    if watchers is None:  # no await since the check: no other task can get here between
-        settings = state.services.settings
-        watchers = Watchers(settings.max_websockets, settings.websocket_poll_seconds)
-        state.watchers = watchers
-    return watchers
 
 
 def watch_service(websocket: WebSocket) -> GameService:
@@ -93,77 +102,117 @@ def watch_service(websocket: WebSocket) -> GameService:
 WatchServiceDep = Annotated[GameService, Depends(watch_service)]
 
 
+def _watchers(websocket: WebSocket, service: GameService) -> Watchers:
+    state = websocket.app.state
+    watchers: Watchers | None = getattr(state, "watchers", None)
+    if watchers is None:  # no await since the check: no other task can get here between
+        watchers = Watchers(service.settings.max_websockets, service)
+        state.watchers = watchers
+    return watchers
+
+
 @router.websocket("/ws")
 @router.websocket("/ws/{stage}")
 async def watch(websocket: WebSocket, service: WatchServiceDep) -> None:
-    """Send the game's state now and after every change, until the client goes."""
-    watchers = _watchers(websocket)
+    """Send the game's (or the public games') state now and after every change."""
+    watchers = _watchers(websocket, service)
     await websocket.accept()
     if not watchers.enter():
         log.warning("websocket_refused", extra={"open": watchers.open})
         await websocket.close(CLOSE_TRY_AGAIN_LATER, "Too many websockets open; try again later")
         return
+    subscription = Subscription(asyncio.get_running_loop())
     try:
-        await _serve(websocket, service, watchers)
+        viewer = credentials(websocket.headers, websocket.query_params)
+        async with anyio.create_task_group() as tasks:
+
+            async def send() -> None:
+                try:
+                    if viewer.game_uuid:
+                        await _follow_game(websocket, service, watchers, viewer, subscription)
+                    else:
+                        await _follow_public(websocket, service, watchers, subscription)
+                except WebSocketDisconnect:
+                    pass  # the client went while a message was being sent
+                finally:  # the game went, or the client: stop reading too
+                    tasks.cancel_scope.cancel()
+
+            tasks.start_soon(send)
+            await _until_disconnect(websocket)
+            tasks.cancel_scope.cancel()
     except WebSocketDisconnect:
-        pass  # the client went while a message was being sent
+        pass
     finally:
+        watchers.hub.leave(subscription)
         watchers.leave()
 
 
-async def _serve(websocket: WebSocket, service: GameService, watchers: Watchers) -> None:
-    viewer = credentials(websocket.headers, websocket.query_params)
-    version = await _send_state(websocket, service, watchers, viewer)
-    if version is None:
-        return
-    async with anyio.create_task_group() as tasks:
-
-        async def follow() -> None:
-            try:
-                await _follow(websocket, service, watchers, viewer, version)
-            except WebSocketDisconnect:
-                pass  # the client went while a message was being sent
-            finally:  # the game went, or the client: stop reading too
-                tasks.cancel_scope.cancel()
-
-        tasks.start_soon(follow)
-        await _until_disconnect(websocket)
-        tasks.cancel_scope.cancel()
-
-
-async def _send_state(
-    websocket: WebSocket, service: GameService, watchers: Watchers, viewer: Credentials
-) -> int | None:
-    """Send the viewer's state and return its version; or send the refusal, close, and
-    return None."""
-    try:
-        reply = await watchers.run(service.state, viewer.game_uuid, viewer.player_uuid)
-    except BlefError as error:
-        await websocket.send_text(error_message(status_of(error), error))
-        await websocket.close(CLOSE_REFUSED, error.code)
-        return None
-    await websocket.send_text(state_message(reply.body))
-    return int(reply.body["version"])
-
-
-async def _follow(
+async def _follow_game(
     websocket: WebSocket,
     service: GameService,
     watchers: Watchers,
     viewer: Credentials,
-    version: int,
+    subscription: Subscription,
 ) -> None:
-    """Poll the game's version; send the state whenever it moved on."""
-    seen: int | None = version
-    while seen is not None:
-        await anyio.sleep(watchers.poll_seconds)
+    # Subscribe before reading, so no change between the read and the subscription is lost;
+    # changes the read already shows are skipped by version.
+    try:
+        doc, nickname = await watchers.run(service.viewer, viewer.game_uuid, viewer.player_uuid)
+    except BlefError as error:
+        await websocket.send_text(error_message(status_of(error), error))
+        await websocket.close(CLOSE_REFUSED, error.code)
+        return
+    watchers.hub.watch_game(doc.game_uuid, subscription)
+    doc, _ = await watchers.run(service.viewer, doc.game_uuid, viewer.player_uuid)
+    await websocket.send_text(state_message(current_state(doc, nickname)))
+    seen = doc.version
+    while True:
+        change = await _next(websocket, subscription)
+        if change is None:
+            return
+        if change.doc.version <= seen:
+            continue
+        seen = change.doc.version
+        for snapshot in change.snapshots:
+            await websocket.send_text(snapshot_message(change.doc, snapshot))
         try:
-            if await watchers.run(service.version, viewer.game_uuid) != seen:
-                seen = await _send_state(websocket, service, watchers, viewer)
-        except WebSocketDisconnect:
-            raise
-        except Exception as error:  # a store hiccup: try again at the next tick
-            log.warning("websocket_poll_failed", extra={"error_type": type(error).__name__})
+            body = current_state(change.doc, nickname)
+        except UnknownPlayer:  # the watcher's player left the game
+            await websocket.close(CLOSE_REFUSED, "unknown_player")
+            return
+        await websocket.send_text(state_message(body))
+
+
+async def _follow_public(
+    websocket: WebSocket, service: GameService, watchers: Watchers, subscription: Subscription
+) -> None:
+    watchers.hub.watch_public(subscription)
+    listed: list[GameDoc] = []
+    for entry in await watchers.run(service.list_public):
+        doc = await watchers.run(service.store.load, entry["game_uuid"])
+        if doc is not None and doc.listed:
+            listed.append(doc)
+    seen = {doc.game_uuid: doc.version for doc in listed}
+    for doc in listed:
+        await websocket.send_text(public_game_message(doc))
+    while True:
+        change = await _next(websocket, subscription)
+        if change is None:
+            return
+        if change.doc.version <= seen.get(change.doc.game_uuid, 0):
+            continue
+        seen[change.doc.game_uuid] = change.doc.version
+        await websocket.send_text(public_game_message(change.doc))
+
+
+async def _next(websocket: WebSocket, subscription: Subscription) -> Change | None:
+    """The next change to send, or None (after closing) if the watcher fell too far behind."""
+    change = await subscription.queue.get()
+    if change is None or subscription.overflowed:
+        log.warning("websocket_overflowed")
+        await websocket.close(CLOSE_TRY_AGAIN_LATER, "Too far behind; reconnect")
+        return None
+    return change
 
 
 async def _until_disconnect(websocket: WebSocket) -> None:
