@@ -5,6 +5,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.main import create_app
+from app.clock.local import LocalClock
 from app.service import GameService
 from app.settings import Settings
 from app.store.sqlite import SqliteStore
@@ -13,7 +14,8 @@ from tests.support.api import Blef
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(db_path=tmp_path / "blef.db")
+    """AI players move as soon as the clock is run; the tests run it (``clock``), no thread."""
+    return Settings(db_path=tmp_path / "blef.db", ai_think_seconds=0, run_clock=False)
 
 
 @pytest.fixture
@@ -21,6 +23,13 @@ def service(settings: Settings) -> Iterator[GameService]:
     store = SqliteStore(settings.db_path)
     yield GameService(store, settings)
     store.close()
+
+
+@pytest.fixture
+def clock(service: GameService) -> LocalClock:
+    """The game clock of ``service``, driven by the test: ``clock.run_until_idle()`` plays
+    every AI move due, up to the next human's turn."""
+    return LocalClock(service)
 
 
 @pytest.fixture

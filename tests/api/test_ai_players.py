@@ -1,5 +1,6 @@
-"""AI players invited through the established route play their turns within the request that
-made it their turn: a human plays only their own turns, on Lambda or locally alike."""
+"""AI players invited through the established route play their turns as their own changes,
+made by the game clock after the human's request has returned: a human plays only their own
+turns, and every AI move is a version of its own that clients see."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, ClassVar
 
 from fastapi.testclient import TestClient
 
+from app.clock.local import LocalClock
 from app.service import GameService
 from app.settings import Settings
 from app.store.sqlite import SqliteStore
@@ -16,7 +18,7 @@ from tests.support.api import Blef, bearer, next_action
 
 
 def test_a_game_with_one_human_and_ai_players_runs_to_the_end(
-    blef: Blef, client: TestClient
+    blef: Blef, client: TestClient, clock: LocalClock
 ) -> None:
     game = blef.create()
     human = blef.join(game, "alice")
@@ -29,13 +31,13 @@ def test_a_game_with_one_human_and_ai_players_runs_to_the_end(
     rng = random.Random(2)
     human_moves = 0
     for _ in range(2000):
+        clock.run_until_idle()
         state = client.get(f"/games/{game}", headers=bearer(human)).json()
         if state["status"] == "Finished":
             break
-        if state["cp_nickname"] != "alice":
-            # The human was eliminated and the AI players finished the game themselves,
-            # or it is never anyone else's turn between requests.
-            raise AssertionError(f"waiting on {state['cp_nickname']} between requests")
+        # Once the clock is idle it is the human's turn, or the game is over (the AI
+        # players finish it alone after the human is out).
+        assert state["cp_nickname"] == "alice", state["cp_nickname"]
         response = blef.play(game, human, next_action(state, rng))
         assert response.status_code == 200, response.text
         human_moves += 1
@@ -128,8 +130,10 @@ def test_an_ai_that_learns_is_told_every_earlier_round_when_it_is_made_mid_game(
     game = service.create_game()["game_uuid"]
     human = service.join(game, "alice")["player_uuid"]
     service.invite_ai(game, human, "random")
+    clock = LocalClock(service)
     service.start(game, human)
     for _ in range(400):
+        clock.run_until_idle()
         state = service.state(game).body
         if state["status"] == "Finished":
             break

@@ -3,7 +3,7 @@ on ``blef serve``.
 
 Every message is ``{"statusCode": ..., "body": "<JSON as a string>"}``. Waiting for a message
 is bounded (a test fails instead of hanging), but nothing here depends on how long anything
-takes: the watchers poll every 20 ms, and each test waits for the message it expects.
+takes: changes are pushed as they are saved, and each test waits for the message it expects.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ WAIT_SECONDS = 20.0
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(db_path=tmp_path / "blef.db", websocket_poll_seconds=0.02)
+    return Settings(db_path=tmp_path / "blef.db", ai_think_seconds=0, run_clock=False)
 
 
 def bounded(read: Callable[[], T]) -> T:
@@ -111,20 +111,30 @@ def test_a_move_by_another_client_sends_the_new_state_with_a_higher_version(
     assert second == blef.state(game_uuid, players["alice"])
 
 
-def test_every_change_is_sent_in_order_and_a_check_starts_the_next_rounds_state(
+def test_every_change_is_sent_in_order_and_a_check_sends_the_round_then_the_next(
     client: TestClient, blef: Blef, game: tuple[str, dict[str, str]]
 ) -> None:
     game_uuid, players = game
     with client.websocket_connect("/ws", headers=headers(game_uuid, players["bob"])) as ws:
         versions = [receive(ws)[1]["version"]]
-        for action in (4, 88):
-            reply = blef.play(game_uuid, mover_of(blef, game_uuid, players), action)
-            assert reply.status_code == 200
-            versions.append(receive(ws)[1]["version"])
+        assert blef.play(game_uuid, mover_of(blef, game_uuid, players), 4).status_code == 200
+        versions.append(receive(ws)[1]["version"])
+        checked = blef.play(game_uuid, mover_of(blef, game_uuid, players), 88)
+        assert checked.status_code == 200
+        _, ended = receive(ws)
+        _, after = receive(ws)
         final = blef.state(game_uuid, players["bob"])
-    assert versions == sorted(set(versions))
-    assert versions[-1] == final["version"]
-    assert final["round_number"] == 2
+    assert versions == [versions[0], versions[0] + 1]
+    # The ended round: every hand, its history closed by the loser's 89, as the play reply.
+    assert ended == checked.json()
+    assert ended["round_number"] == 1
+    assert len(ended["hands"]) == 2
+    assert ended["history"][-1]["action_id"] == 89
+    assert after == final
+    assert after["round_number"] == 2
+    assert after["version"] == versions[-1] + 1
+    assert versions[-1] < ended["version"] == after["version"]
+    assert ended["last_modified"] < after["last_modified"]
 
 
 def test_a_player_is_sent_their_own_hand_and_nobody_elses(
@@ -193,11 +203,10 @@ def test_a_lobby_watcher_sees_players_join_and_the_game_start(
     [
         ({"game_uuid": str(uuid.uuid4())}, "game_not_found"),
         ({"game_uuid": "not-a-uuid"}, "invalid_parameter"),
-        ({"game_uuid": None}, "missing_parameter"),
         ({"player_uuid": str(uuid.uuid4())}, "unknown_player"),
         ({"player_uuid": "{nonsense}"}, "invalid_parameter"),
     ],
-    ids=["unknown game", "bad game uuid", "no game uuid", "uuid of no player", "bad player uuid"],
+    ids=["unknown game", "bad game uuid", "uuid of no player", "bad player uuid"],
 )
 def test_credentials_the_state_route_refuses_get_one_400_message_then_close_1008(
     client: TestClient,
@@ -217,7 +226,7 @@ def test_credentials_the_state_route_refuses_get_one_400_message_then_close_1008
 
 @pytest.fixture
 def one_watcher_client(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(db_path=tmp_path / "one.db", max_websockets=1, websocket_poll_seconds=0.02)
+    settings = Settings(db_path=tmp_path / "one.db", max_websockets=1, run_clock=False)
     from app.store.sqlite import SqliteStore
 
     store = SqliteStore(settings.db_path)
@@ -242,22 +251,6 @@ def test_past_the_bound_a_websocket_is_closed_with_1013_and_a_closed_one_frees_i
 def test_the_websocket_is_no_part_of_the_openapi_document(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert not [path for path in paths if path.startswith("/ws")]
-
-
-def test_a_watcher_finds_its_game_gone_gets_the_400_message_and_a_close(
-    client: TestClient, service: GameService, game: tuple[str, dict[str, str]]
-) -> None:
-    game_uuid, players = game
-    with client.websocket_connect("/ws", headers=headers(game_uuid, players["alice"])) as ws:
-        receive(ws)
-        doc = service.store.load(game_uuid)
-        assert doc is not None
-        doc.expires_at = 1  # long expired: the store no longer returns it
-        doc.version += 1
-        service.store.save(doc, doc.version - 1)
-        status, body = receive(ws)
-        assert closed_with(ws) == 1008
-    assert (status, body["code"]) == (400, "game_not_found")
 
 
 def test_served_by_uvicorn_an_ios_style_client_gets_its_state_pongs_and_the_next_change(
