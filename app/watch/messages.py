@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
-from app.service.responses import snapshot_body
-from app.store.base import GameDoc, RoundSnapshot
 from engine.errors import BlefError
+
+if TYPE_CHECKING:
+    from app.store.base import GameDoc, RoundSnapshot
 
 GAME_KEY: Final = "game_uuid"
 PLAYER_KEY: Final = "player_uuid"
@@ -74,6 +75,8 @@ def snapshot_message(doc: GameDoc, snapshot: RoundSnapshot) -> str:
     """An ended round, as every watcher of the game is sent it before the state that
     follows: every hand, the history ending with the 89 event, ``loser``, and the snapshot's
     own ``last_modified`` (older than the next state's)."""
+    from app.service.responses import snapshot_body  # noqa: PLC0415 (kept off cold starts)
+
     return envelope(200, snapshot_body(doc, snapshot))
 
 

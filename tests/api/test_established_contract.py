@@ -104,12 +104,15 @@ def test_join_refusals_have_the_established_statuses_and_messages(
 
     assert join(None).status_code == 400
     assert "Nickname missing" in join(None).json()["error"]
-    for bad in ("1abc", "_x", "a b", "ab-c", "a" * 33, "zoë", "Bob_(AI)"):
+    for bad in ("1abc", "_x", "a b", "ab-c", "a" * 65, "zoë", "Bob_(AI)"):
         response = join(bad)
         assert response.status_code == 400, bad
         assert response.json()["code"] == "invalid_nickname"
     taken = join("ALICE")
-    assert (taken.status_code, taken.json()["error"]) == (400, "Nickname already taken")
+    assert (taken.status_code, taken.json()["error"]) == (
+        400,
+        "Bad input value in 'nickname': ALICE\nNickname already taken",
+    )
     for i in range(7):
         blef.join(game, f"p{i}")
     full = join("late")
@@ -227,7 +230,10 @@ def test_state_refusals_are_clear_400s(blef: Blef, client: TestClient) -> None:
     alice = blef.join(game, "alice")
     blef.join(game, "bob")
     unknown = client.get(f"/games/{NIL}")
-    assert (unknown.status_code, unknown.json()["error"]) == (400, "Game does not exist")
+    assert (unknown.status_code, unknown.json()["error"]) == (
+        400,
+        f"Bad input value in 'game_uuid': {NIL}\nGame does not exist",
+    )
     bad = client.get("/games/not-a-uuid")
     assert bad.status_code == 400 and "Invalid game UUID" in bad.json()["error"]
     nobody = client.get(f"/games/{game}", params={"player_uuid": NIL})
@@ -239,7 +245,7 @@ def test_state_refusals_are_clear_400s(blef: Blef, client: TestClient) -> None:
         400,
         "The game has not reached this round",
     )
-    for bad_round in ("0", "-2", "x", "1.5"):
+    for bad_round in ("-2", "x", "1.5", "1e3"):
         response = client.get(f"/games/{game}", params={"round": bad_round})
         assert (
             response.status_code == 400 and "round parameter is invalid" in response.json()["error"]
