@@ -140,9 +140,7 @@ class Connections:
         if not old:
             return None
         if old.get("public", {}).get("BOOL"):
-            self.client.delete_item(
-                TableName=self.table_name, Key=watcher_key(None, connection_id)
-            )
+            self.client.delete_item(TableName=self.table_name, Key=watcher_key(None, connection_id))
             return None
         if "game_uuid" not in old:
             return None

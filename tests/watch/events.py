@@ -3,8 +3,9 @@
 - :func:`connect_event`, :func:`disconnect_event`, :func:`message_event`: API Gateway
   WebSocket API proxy events (``requestContext.routeKey``, ``connectionId``, headers as the
   client sent them, ``queryStringParameters`` or None).
-- :func:`stream_record`, :func:`stream_event`: DynamoDB stream records (``NEW_AND_OLD_IMAGES``) as the
-  event source mapping hands them to the pusher, built from items read back from the table.
+- :func:`stream_record`, :func:`stream_event`: DynamoDB stream records
+  (``NEW_AND_OLD_IMAGES``) as the event source mapping hands them to the pusher, built from
+  items read back from the table.
 - :class:`FakeManagementApi`: records posts, and answers 410 Gone for chosen connections.
 """
 

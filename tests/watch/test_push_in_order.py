@@ -12,6 +12,8 @@ import pytest
 
 from app import websocket_handler
 from app.service import GameService
+from app.watch.connections import Connections
+from app.watch.pusher import Pusher
 from tests.support.dynamo import DynamoTable
 from tests.watch.conftest import Game
 from tests.watch.events import (
@@ -282,3 +284,33 @@ def test_a_public_games_watcher_gone_is_forgotten_and_the_others_still_told(
     assert len(management.bodies(staying)) == 1
     assert table.item("PUBLIC#WATCHERS", f"CONN#{gone}") is None
     assert table.item(f"CONN#{gone}", "CONN") is None
+
+
+class OneItemPages:
+    """A DynamoDB client whose Queries answer one item a page, as a large partition does."""
+
+    def __init__(self, client: Any) -> None:
+        self._client = client
+        self.pages = 0
+
+    def query(self, **kwargs: Any) -> Any:
+        self.pages += 1
+        return self._client.query(**kwargs, Limit=1)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+
+def test_every_page_of_public_games_watchers_is_told(
+    table: DynamoTable, service: GameService, lobby: Game, management: FakeManagementApi
+) -> None:
+    watchers = {watch_public() for _ in range(5)}
+    paged = OneItemPages(table.client)
+    pusher = Pusher(Connections(paged, table.table_name), service.store, management)
+    recorder = Recorder(table, lobby.uuid)
+    service.set_public(lobby.uuid, lobby.players["carol"], True)
+
+    pusher.handle(stream_event(recorder.after()))
+
+    assert paged.pages > len(watchers)
+    assert {target for target, _ in management.posts} == watchers

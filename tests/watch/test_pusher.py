@@ -88,19 +88,21 @@ def test_the_state_posted_is_the_records_not_whatever_the_table_holds_by_then(
     assert [body["version"] for body in management.bodies(alice)] == [sent_version]
 
 
-def test_several_changes_of_a_game_in_one_batch_are_posted_once_the_newest(
+def test_several_changes_of_a_game_in_one_batch_are_each_posted_in_order_none_skipped(
     table: DynamoTable, service: GameService, game: Game, management: FakeManagementApi
 ) -> None:
     bob = watch(game, "bob")
-    records = []
+    records, versions = [], []
     for action in (1, 2, 88):
         move(service, game, action)
         records.append(state_record(table, game))
+        versions.append(service.state(game.uuid).body["version"])
 
     report = websocket_handler.push(stream_event(records))
 
-    assert report["sent"] == 1
-    assert management.bodies(bob) == [service.state(game.uuid, game.players["bob"]).body]
+    assert report["sent"] == 3
+    assert [body["version"] for body in management.bodies(bob)] == versions
+    assert management.bodies(bob)[-1] == service.state(game.uuid, game.players["bob"]).body
 
 
 def test_a_new_watcher_is_sent_the_games_current_state_as_its_first_message(
