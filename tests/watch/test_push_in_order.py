@@ -85,7 +85,7 @@ def a_bet_then_a_check(
     recorder = Recorder(table, game.uuid)
     move(service, game, 3)
     records = recorder.after()
-    move(service, game, 89)
+    move(service, game, 88)  # check
     return records + recorder.after()
 
 
@@ -215,7 +215,7 @@ def test_a_public_games_watcher_is_never_sent_a_games_state_or_anyones_hand(
     in_lobby = Recorder(table, lobby.uuid)
     service.set_public(lobby.uuid, lobby.players["carol"], True)
     records = in_lobby.after()
-    service.start(lobby.uuid, lobby.players["carol"])  # leaves the list: told once more
+    service.start(lobby.uuid, lobby.players["carol"])  # leaves the list: told, "false"
     records += in_lobby.after()
     move(service, lobby, 4)  # running, unlisted: nothing
     records += in_lobby.after()
@@ -224,7 +224,7 @@ def test_a_public_games_watcher_is_never_sent_a_games_state_or_anyones_hand(
     websocket_handler.push(stream_event(records))
 
     bodies = management.bodies(public)
-    assert [b["public"] for b in bodies] == ["true", "true"]
+    assert [b["public"] for b in bodies] == ["true", "false"]
     for body in bodies:
         assert set(body) == PUBLIC_KEYS
         assert body["game_uuid"] == lobby.uuid

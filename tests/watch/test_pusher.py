@@ -256,18 +256,24 @@ def test_a_watcher_named_after_no_player_of_the_game_is_sent_nothing(
     assert len(management.bodies(alice)) == 1
 
 
-def test_records_of_anything_but_a_games_state_or_a_new_watcher_are_ignored(
+def test_records_of_anything_but_a_games_state_an_ended_round_or_a_new_watcher_are_ignored(
     table: DynamoTable, service: GameService, game: Game, management: FakeManagementApi
 ) -> None:
     alice = watch(game, "alice")
+    public = new_connection_id()
+    assert websocket_handler.connect(connect_event(public))["statusCode"] == 200
+    public_item = table.item("PUBLIC#WATCHERS", f"CONN#{public}")
     move(service, game, 1)
     move(service, game, 88)  # a check: the round's snapshot is saved
     snapshot = table.item(f"GAME#{game.uuid}", "ROUND#0001")
     reverse = table.item(f"CONN#{alice}", "CONN")
     counter = table.item("COUNTER", "ROOM")
     assert snapshot is not None and reverse is not None and counter is not None
+    assert public_item is not None
     records = [
-        stream_record(snapshot, "INSERT"),
+        stream_record(snapshot, "MODIFY"),
+        stream_record(snapshot, "REMOVE"),
+        stream_record(public_item, "INSERT"),
         stream_record(reverse, "INSERT"),
         stream_record(counter, "MODIFY"),
         state_record(table, game, "REMOVE"),
