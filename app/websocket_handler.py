@@ -29,7 +29,6 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from app import aws
-from app.watch.messages import credentials
 from engine.errors import BlefError
 
 if TYPE_CHECKING:
@@ -125,6 +124,8 @@ def use(replacement: Runtime | None) -> None:
 
 def connect(event: Event, context: Any = None) -> Response:
     """``$connect``: refuse credentials the state route would refuse; record the others."""
+    from app.watch.messages import credentials  # noqa: PLC0415 (it loads the service and settings)
+
     connection_id = _connection_id(event)
     viewer = credentials(event.get("headers"), event.get("queryStringParameters"))
     handlers = runtime()
