@@ -7,6 +7,8 @@
     headers (or query parameters) as ``GET /games/{game_uuid}`` does, then records the
     connection (app/watch/connections.py: the viewer's nickname, never their UUID); it
     answers 400 with ``{"error", "code"}`` otherwise, and API Gateway refuses the handshake.
+    A connection with no ``game_uuid`` at all (what the iOS start and join screens open) is
+    recorded as a public-games watcher, as the local websocket route treats it.
   - :func:`disconnect` (``$disconnect``) deletes the connection's items.
   - :func:`default` (``$default``) accepts and ignores whatever a client sends. API Gateway
     answers websocket pings itself.
@@ -27,7 +29,6 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from app import aws
-from app.watch.messages import credentials
 from engine.errors import BlefError
 
 if TYPE_CHECKING:
@@ -123,9 +124,15 @@ def use(replacement: Runtime | None) -> None:
 
 def connect(event: Event, context: Any = None) -> Response:
     """``$connect``: refuse credentials the state route would refuse; record the others."""
+    from app.watch.messages import credentials  # noqa: PLC0415 (it loads the service and settings)
+
     connection_id = _connection_id(event)
     viewer = credentials(event.get("headers"), event.get("queryStringParameters"))
     handlers = runtime()
+    if not viewer.game_uuid:  # a public-games watcher: it is only ever told of public games
+        handlers.connections.add(connection_id, None, None)
+        log.info("websocket_connected", extra={"public_games": True})
+        return {"statusCode": 200}
     try:
         doc, nickname = handlers.service.viewer(viewer.game_uuid, viewer.player_uuid)
     except BlefError as error:

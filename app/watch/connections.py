@@ -6,9 +6,17 @@ item                     ``pk``                     ``sk``                    at
 a watcher of a game      ``GAME#<game uuid>``       ``CONN#<connection id>``  ``connection_id``,
                                                                               ``nickname``,
                                                                               ``expires_at``
-its reverse              ``CONN#<connection id>``   ``CONN``                  ``game_uuid``,
+a public-games watcher   ``PUBLIC#WATCHERS``        ``CONN#<connection id>``  ``connection_id``,
+                                                                              ``expires_at``
+its reverse              ``CONN#<connection id>``   ``CONN``                  ``game_uuid`` (or
+                                                                              ``public``: true),
                                                                               ``expires_at``
 =======================  =========================  ========================  ===================
+
+A public-games watcher (a websocket opened with no game, as the iOS start and join screens
+open it) has its item in one partition of its own, which the pusher queries page by page
+for every change of a listed game; it holds no nickname and no game, so nothing but the
+public list can ever be sent to it.
 
 The watcher item sits in its game's partition, so the pusher finds a game's watchers with
 one Query (``begins_with(sk, "CONN#")``, which no game or round item matches); the reverse
@@ -38,10 +46,17 @@ CONNECTION_TTL_SECONDS: Final = 2 * 3600
 GAME_PREFIX: Final = "GAME#"
 CONNECTION_PREFIX: Final = "CONN#"
 REVERSE_SK: Final = "CONN"
+PUBLIC_PK: Final = "PUBLIC#WATCHERS"
+"""The partition of public-games watchers (no game item's ``pk`` starts with ``PUBLIC#``)."""
 
 
-def watcher_key(game_uuid: str, connection_id: str) -> Item:
-    return {"pk": {"S": GAME_PREFIX + game_uuid}, "sk": {"S": CONNECTION_PREFIX + connection_id}}
+def _watcher_pk(game_uuid: str | None) -> str:
+    return PUBLIC_PK if game_uuid is None else GAME_PREFIX + game_uuid
+
+
+def watcher_key(game_uuid: str | None, connection_id: str) -> Item:
+    """The watcher item's key: in its game's partition, or (None) the public watchers'."""
+    return {"pk": {"S": _watcher_pk(game_uuid)}, "sk": {"S": CONNECTION_PREFIX + connection_id}}
 
 
 def reverse_key(connection_id: str) -> Item:
@@ -50,18 +65,27 @@ def reverse_key(connection_id: str) -> Item:
 
 @dataclass(frozen=True, slots=True)
 class Watcher:
-    """One open connection watching a game, as a nickname (None: an observer)."""
+    """One open connection watching a game, as a nickname (None: an observer), or watching
+    the public games (``game_uuid`` None, and never a nickname)."""
 
-    game_uuid: str
+    game_uuid: str | None
     connection_id: str
     nickname: str | None
+
+    @property
+    def public(self) -> bool:
+        return self.game_uuid is None
 
     @classmethod
     def from_item(cls, item: dict[str, Any]) -> Watcher | None:
         """The watcher an item (from a Query or a stream image) describes, or None if the item
         is not a watcher item."""
         pk, sk = item.get("pk", {}).get("S", ""), item.get("sk", {}).get("S", "")
-        if not (pk.startswith(GAME_PREFIX) and sk.startswith(CONNECTION_PREFIX)):
+        if not sk.startswith(CONNECTION_PREFIX):
+            return None
+        if pk == PUBLIC_PK:
+            return cls(None, sk.removeprefix(CONNECTION_PREFIX), None)
+        if not pk.startswith(GAME_PREFIX):
             return None
         nickname = item.get("nickname", {}).get("S")
         return cls(pk.removeprefix(GAME_PREFIX), sk.removeprefix(CONNECTION_PREFIX), nickname)
@@ -81,9 +105,10 @@ class Connections:
         self.table_name = table_name
         self._clock = clock
 
-    def add(self, connection_id: str, game_uuid: str, nickname: str | None) -> None:
+    def add(self, connection_id: str, game_uuid: str | None, nickname: str | None) -> None:
         """Record that ``connection_id`` watches ``game_uuid`` as ``nickname`` (None: as an
-        observer). Both items are written in one transaction, so neither is ever alone."""
+        observer), or the public games (``game_uuid`` None: ``nickname`` is ignored). Both
+        items are written in one transaction, so neither is ever alone."""
         now = int(self._clock())
         expires_at: AttributeValueTypeDef = {"N": str(now + CONNECTION_TTL_SECONDS)}
         watcher: Item = {
@@ -92,13 +117,13 @@ class Connections:
             "connected_at": {"N": str(now)},
             "expires_at": expires_at,
         }
-        if nickname is not None:
+        if nickname is not None and game_uuid is not None:
             watcher["nickname"] = {"S": nickname}
-        reverse: Item = {
-            **reverse_key(connection_id),
-            "game_uuid": {"S": game_uuid},
-            "expires_at": expires_at,
-        }
+        reverse: Item = {**reverse_key(connection_id), "expires_at": expires_at}
+        if game_uuid is None:
+            reverse["public"] = {"BOOL": True}
+        else:
+            reverse["game_uuid"] = {"S": game_uuid}
         self.client.transact_write_items(
             TransactItems=[
                 {"Put": {"TableName": self.table_name, "Item": watcher}},
@@ -108,11 +133,16 @@ class Connections:
 
     def remove(self, connection_id: str) -> str | None:
         """Forget a closed connection; returns the game it watched (None if unknown, e.g.
-        already removed after a failed push, or expired)."""
+        already removed after a failed push, or expired, or a public-games watcher)."""
         old = self.client.delete_item(
             TableName=self.table_name, Key=reverse_key(connection_id), ReturnValues="ALL_OLD"
         ).get("Attributes")
-        if not old or "game_uuid" not in old:
+        if not old:
+            return None
+        if old.get("public", {}).get("BOOL"):
+            self.client.delete_item(TableName=self.table_name, Key=watcher_key(None, connection_id))
+            return None
+        if "game_uuid" not in old:
             return None
         game_uuid = old["game_uuid"].get("S", "")
         self.client.delete_item(
@@ -131,6 +161,14 @@ class Connections:
     def watchers(self, game_uuid: str) -> list[Watcher]:
         """The connections watching a game, leaving out expired items TTL has not yet
         deleted."""
+        return self._query(_watcher_pk(game_uuid))
+
+    def public_watchers(self) -> list[Watcher]:
+        """The connections watching the public games (every page of them), leaving out
+        expired items."""
+        return self._query(PUBLIC_PK)
+
+    def _query(self, pk: str) -> list[Watcher]:
         now = self._clock()
         found: list[Watcher] = []
         kwargs: dict[str, Any] = {}
@@ -139,7 +177,7 @@ class Connections:
                 TableName=self.table_name,
                 KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
                 ExpressionAttributeValues={
-                    ":pk": {"S": GAME_PREFIX + game_uuid},
+                    ":pk": {"S": pk},
                     ":prefix": {"S": CONNECTION_PREFIX},
                 },
                 ProjectionExpression="pk, sk, nickname, expires_at",

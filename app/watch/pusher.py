@@ -1,23 +1,35 @@
 """The AWS pusher: from the games table's stream to every watcher's websocket.
 
-The table's stream (``NEW_IMAGE``) reaches the pusher through an event source mapping whose
-filter lets two kinds of record through (infra/blef_infra/watch.py), and this module checks
-them again:
+The table's stream (``NEW_AND_OLD_IMAGES``) reaches the pusher through an event source
+mapping whose filter lets three kinds of record through (infra/blef_infra/watch.py), and
+this module checks them again:
 
 - **A game changed**: its live item (``sk = STATE``) inserted or modified. The new image holds
   the whole game document, so nothing is read back: every watcher of the game is sent the
   state object for its viewer, built exactly as ``GET /games/{game_uuid}`` builds it
-  (:func:`app.service.responses.current_state`), once per distinct viewer. A batch holding
-  several changes of one game sends only the newest.
+  (:func:`app.service.responses.current_state`). **Every** version in the batch is sent, in
+  version order (records of a batch are sorted, so one out of order changes nothing).
+- **A round ended**: a round item (``sk = ROUND#nnnn``) inserted, in the same transaction as
+  the state that follows the round. Every watcher is sent the round's snapshot (every hand,
+  the history ending with 89, ``loser``, the round item's own ``last_modified``), built as
+  :func:`app.watch.messages.snapshot_message` builds it, just **before** the first state of
+  the batch that is past that round (a later round, or Finished).
 - **A watcher connected**: a watcher item (``sk = CONN#<connection id>``) inserted by
   ``$connect``. API Gateway lets no message through before ``$connect`` has answered, so
   this is how a new connection gets its first message, the game's current state (read from
   the table), as the local websocket sends on connecting.
 
-Messages are posted through the API Gateway management API, a few at a time in threads. A
-connection API Gateway reports gone (``GoneException``, 410) has its items deleted; a new
-connection is given a moment first, in case its handshake has not quite finished. Any other
-failure to post is logged and skipped: the next change sends the whole state again.
+A change of a game that is listed, or was listed before the change (the old image), is also
+sent to every public-games watcher, as :func:`app.watch.messages.public_game_message`: the
+game's UUID, room, ``public`` ("true"/"false"), ``last_modified`` and nicknames, never a
+state or a hand.
+
+Messages are posted through the API Gateway management API: each connection's messages one
+after the other, in order, and connections a few at a time in threads. A connection API
+Gateway reports gone (``GoneException``, 410) has its items deleted and is sent nothing
+more; a new connection is given a moment first, in case its handshake has not quite
+finished. Any other failure to post is logged and skipped: the next change sends the whole
+state again.
 """
 
 from __future__ import annotations
@@ -33,16 +45,16 @@ from typing import Any, Final, Literal, Protocol
 from botocore.exceptions import BotoCoreError, ClientError
 
 from app.service.responses import current_state
-from app.store.base import GameDoc
-from app.store.dynamo import STATE_SK
+from app.store.base import GameDoc, RoundSnapshot
+from app.store.dynamo import ROUND_PREFIX, STATE_SK
 from app.watch.connections import Connections, Watcher
-from app.watch.messages import state_message
+from app.watch.messages import public_game_message, snapshot_message, state_message
 from engine.errors import UnknownPlayer
 
 log = logging.getLogger("blef.watch")
 
 POST_THREADS: Final = 8
-"""Posts in flight at once: a game has at most 8 players, plus any observers."""
+"""Connections posted to at once (each connection's messages one after the other)."""
 WELCOME_RETRY_SECONDS: Final = (0.25, 0.75)
 """Pauses before posting a new connection's first message again after a 410."""
 
@@ -80,6 +92,54 @@ class _Delivery:
     welcome: bool
 
 
+@dataclass(frozen=True, slots=True)
+class StateChange:
+    """One version of a game from the stream, with the version before it (None on insert,
+    or when the stream carried no old image)."""
+
+    doc: GameDoc
+    previous: GameDoc | None
+
+    @property
+    def public(self) -> bool:
+        """Whether public-games watchers are told of it: listed now, or until now."""
+        return self.doc.listed or (self.previous is not None and self.previous.listed)
+
+
+@dataclass(slots=True)
+class GameBatch:
+    """What a batch holds of one game: its versions and its ended rounds, each sorted."""
+
+    changes: list[StateChange]
+    rounds: list[RoundSnapshot]
+
+    def in_order(self) -> list[StateChange | RoundSnapshot]:
+        """The versions in version order, each ended round just before the first version
+        that is past it (a later round, or the game finished); a round whose next state is
+        not in this batch comes last."""
+        rounds = sorted(self.rounds, key=lambda r: r.round_number)
+        ordered: list[StateChange | RoundSnapshot] = []
+        for change in sorted(self.changes, key=lambda c: c.doc.version):
+            while rounds and _past(change.doc, rounds[0]):
+                ordered.append(rounds.pop(0))
+            ordered.append(change)
+        return ordered + rounds
+
+
+def _past(doc: GameDoc, snapshot: RoundSnapshot) -> bool:
+    round_number = int(doc.state.get("round_number") or 0)
+    return round_number > snapshot.round_number or doc.status == "Finished"
+
+
+@dataclass(slots=True)
+class Batch:
+    """A batch of stream records, read: each game's changes, and the watchers that
+    connected."""
+
+    games: dict[str, GameBatch]
+    joined: list[Watcher]
+
+
 class _Messages:
     """The messages for one game document, each viewer's built once."""
 
@@ -97,26 +157,59 @@ class _Messages:
         return self._by_viewer[nickname]
 
 
-def read_records(records: Iterable[Mapping[str, Any]]) -> tuple[list[GameDoc], list[Watcher]]:
-    """The newest document of each changed game, and the watchers that connected, in a
-    batch of DynamoDB stream records (anything else is ignored)."""
-    changed: dict[str, GameDoc] = {}
+def _doc(image: Mapping[str, Any] | None) -> GameDoc | None:
+    if not image or image.get("sk", {}).get("S") != STATE_SK or "doc" not in image:
+        return None
+    return GameDoc.from_dict(json.loads(image["doc"]["S"]))
+
+
+def _round(image: Mapping[str, Any]) -> RoundSnapshot | None:
+    pk, sk = image.get("pk", {}).get("S", ""), image.get("sk", {}).get("S", "")
+    if not sk.startswith(ROUND_PREFIX) or "data" not in image:
+        return None
+    data = json.loads(image["data"]["S"])
+    last_modified = float(image.get("last_modified", {}).get("N", "0"))
+    game_uuid = pk.removeprefix("GAME#")
+    return RoundSnapshot(game_uuid, int(data["round_number"]), data, last_modified)
+
+
+def read_records(records: Iterable[Mapping[str, Any]]) -> Batch:
+    """Each changed game's versions and ended rounds, and the watchers that connected, in a
+    batch of DynamoDB stream records (anything else is ignored; a record repeated by a retry
+    counts once)."""
+    games: dict[str, GameBatch] = {}
     joined: list[Watcher] = []
     for record in records:
-        image = (record.get("dynamodb") or {}).get("NewImage")
+        stream = record.get("dynamodb") or {}
+        image = stream.get("NewImage")
         event_name = record.get("eventName")
         if not image or event_name not in ("INSERT", "MODIFY"):
             continue
-        if image.get("sk", {}).get("S") == STATE_SK and "doc" in image:
-            doc = GameDoc.from_dict(json.loads(image["doc"]["S"]))
-            known = changed.get(doc.game_uuid)
-            if known is None or doc.version > known.version:
-                changed[doc.game_uuid] = doc
-        elif event_name == "INSERT":
-            watcher = Watcher.from_item(dict(image))
-            if watcher is not None:
-                joined.append(watcher)
-    return list(changed.values()), joined
+        doc = _doc(image)
+        if doc is not None:
+            batch = games.setdefault(doc.game_uuid, GameBatch([], []))
+            if all(c.doc.version != doc.version for c in batch.changes):
+                batch.changes.append(StateChange(doc, _doc(stream.get("OldImage"))))
+            continue
+        if event_name != "INSERT":
+            continue
+        snapshot = _round(image)
+        if snapshot is not None:
+            batch = games.setdefault(snapshot.game_uuid, GameBatch([], []))
+            if all(r.round_number != snapshot.round_number for r in batch.rounds):
+                batch.rounds.append(snapshot)
+            continue
+        watcher = Watcher.from_item(dict(image))
+        if watcher is not None and not watcher.public:
+            joined.append(watcher)
+    return Batch(games, joined)
+
+
+def _game_of(game: GameBatch) -> str:
+    """The game a batch's items belong to."""
+    if game.changes:
+        return game.changes[0].doc.game_uuid
+    return game.rounds[0].game_uuid
 
 
 def _gone(error: ClientError) -> bool:
@@ -144,27 +237,39 @@ class Pusher:
         self._sleep = sleep
 
     def handle(self, event: Mapping[str, Any]) -> PushReport:
-        changed, joined = read_records(event.get("Records") or [])
+        batch = read_records(event.get("Records") or [])
         deliveries: list[_Delivery] = []
-        messages: dict[str, _Messages] = {}
-        for doc in changed:
-            messages[doc.game_uuid] = _Messages(doc)
-            for watcher in self.connections.watchers(doc.game_uuid):
-                deliveries += self._delivery(messages[doc.game_uuid], watcher, welcome=False)
-        served = {d.watcher.connection_id for d in deliveries}
-        for watcher in joined:
-            if watcher.connection_id in served:  # it has this batch's newest state already
-                continue
-            if watcher.game_uuid not in messages:
-                game = self.games.load(watcher.game_uuid)
-                if game is None:  # gone since (expired)
+        newest: dict[str, _Messages] = {}
+        public_watchers: list[Watcher] | None = None
+        for game_uuid, game in batch.games.items():
+            watchers = self.connections.watchers(game_uuid)
+            for item in game.in_order():
+                if isinstance(item, RoundSnapshot):
+                    deliveries += self._snapshot(game, item, watchers)
                     continue
-                messages[watcher.game_uuid] = _Messages(game)
-            deliveries += self._delivery(messages[watcher.game_uuid], watcher, welcome=True)
+                messages = newest[game_uuid] = _Messages(item.doc)
+                for watcher in watchers:
+                    deliveries += self._delivery(messages, watcher, welcome=False)
+                if item.public:
+                    if public_watchers is None:
+                        public_watchers = self.connections.public_watchers()
+                    data = public_game_message(item.doc).encode()
+                    deliveries += [_Delivery(w, data, False) for w in public_watchers]
+        served = {d.watcher.connection_id for d in deliveries}
+        for watcher in batch.joined:
+            if watcher.connection_id in served:  # it has this batch's states already
+                continue
+            assert watcher.game_uuid is not None  # read_records keeps game watchers only
+            if watcher.game_uuid not in newest:
+                game_doc = self.games.load(watcher.game_uuid)
+                if game_doc is None:  # gone since (expired)
+                    continue
+                newest[watcher.game_uuid] = _Messages(game_doc)
+            deliveries += self._delivery(newest[watcher.game_uuid], watcher, welcome=True)
 
         outcomes = self._post_all(deliveries)
         report = PushReport(
-            games=len(changed),
+            games=len(batch.games),
             sent=outcomes.count("sent"),
             gone=outcomes.count("gone"),
             failed=outcomes.count("failed"),
@@ -173,7 +278,8 @@ class Pusher:
             "pushed",
             extra={
                 "games": report.games,
-                "welcomed": len(joined),
+                "welcomed": len(batch.joined),
+                "public_watchers": len(public_watchers or ()),
                 "sent": report.sent,
                 "gone": report.gone,
                 "failed": report.failed,
@@ -181,16 +287,41 @@ class Pusher:
         )
         return report
 
+    def _snapshot(
+        self, game: GameBatch, snapshot: RoundSnapshot, watchers: list[Watcher]
+    ) -> list[_Delivery]:
+        """The ended round for every watcher, with the game's fields taken from the state
+        written with it (the first one past the round), as the local websocket does."""
+        after = [c.doc for c in game.changes if _past(c.doc, snapshot)]
+        doc = min(after, key=lambda d: d.version) if after else self.games.load(_game_of(game))
+        if doc is None:
+            return []
+        data = snapshot_message(doc, snapshot).encode()
+        return [_Delivery(watcher, data, False) for watcher in watchers]
+
     @staticmethod
     def _delivery(messages: _Messages, watcher: Watcher, *, welcome: bool) -> list[_Delivery]:
         data = messages.for_viewer(watcher.nickname)
         return [] if data is None else [_Delivery(watcher, data, welcome)]
 
     def _post_all(self, deliveries: list[_Delivery]) -> list[Outcome]:
-        if len(deliveries) <= 1:
-            return [self._post(d) for d in deliveries]
-        with ThreadPoolExecutor(max_workers=min(self.threads, len(deliveries))) as pool:
-            return list(pool.map(self._post, deliveries))
+        """Each connection's messages in order, one after the other; connections in
+        parallel. A connection found gone is sent nothing more."""
+        queues: dict[str, list[_Delivery]] = {}
+        for delivery in deliveries:
+            queues.setdefault(delivery.watcher.connection_id, []).append(delivery)
+        if len(queues) <= 1:
+            return [o for queue in queues.values() for o in self._post_queue(queue)]
+        with ThreadPoolExecutor(max_workers=min(self.threads, len(queues))) as pool:
+            return [o for found in pool.map(self._post_queue, queues.values()) for o in found]
+
+    def _post_queue(self, queue: list[_Delivery]) -> list[Outcome]:
+        outcomes: list[Outcome] = []
+        for delivery in queue:
+            outcomes.append(self._post(delivery))
+            if outcomes[-1] == "gone":
+                break
+        return outcomes
 
     def _post(self, delivery: _Delivery) -> Outcome:
         pauses = WELCOME_RETRY_SECONDS if delivery.welcome else ()

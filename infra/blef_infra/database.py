@@ -33,7 +33,7 @@ class Database(Construct):
             billing_mode=dynamodb.BillingMode.PAY_PER_REQUEST,
             time_to_live_attribute=TTL_ATTRIBUTE,
             # Every change, as the item after it, for the websocket pusher (watch.py).
-            stream=dynamodb.StreamViewType.NEW_IMAGE,
+            stream=dynamodb.StreamViewType.NEW_AND_OLD_IMAGES,
             point_in_time_recovery_specification=dynamodb.PointInTimeRecoverySpecification(
                 point_in_time_recovery_enabled=True
             ),

@@ -7,11 +7,13 @@ pushing every change to the watchers.
                       $connect ─┐
                       $disconnect ├─> Routes function (app.websocket_handler.route)
                       $default ──┘        checks the viewer, adds/removes connection items
-    games table ── stream (NEW_IMAGE) ── filter: game STATE items inserted or modified,
-                                         watcher items inserted
+    games table ── stream (NEW_AND_OLD_IMAGES) ── filter: game STATE items inserted or
+                                         modified, ROUND items and watcher items inserted
                       └─> Pusher function (app.websocket_handler.push)
-                            posts {"statusCode": 200, "body": "<state>"} to each watcher
-                            through the stage's management API (@connections)
+                            posts {"statusCode": 200, "body": "<state>"} to each watcher,
+                            every version and ended round in order, and each change of a
+                            listed game to the public-games watchers, through the stage's
+                            management API (@connections)
 
 Both functions run the same code asset as the HTTP API's, each with a role of its own that
 may use exactly the table operations and the stream it needs (``grant`` / ``grant_stream``
@@ -53,14 +55,26 @@ skipped: the game's next change pushes its whole state anyway."""
 
 
 def stream_filters() -> list[dict[str, Any]]:
-    """What the pusher is invoked for: a game's live item inserted or modified, and a
-    watcher item inserted (a new connection, sent its first state). Round snapshots, the room
-    counter, reverse connection items and every deletion (TTL's too) never invoke it."""
+    """What the pusher is invoked for: a game's live item inserted or modified, a round item
+    inserted (an ended round, pushed as its snapshot), and a watcher item of a game inserted
+    (a new connection, sent its first state). The room counter, reverse connection items,
+    public-games watcher items and every deletion (TTL's too) never invoke it."""
     return [
         lambda_.FilterCriteria.filter(
             {
                 "eventName": lambda_.FilterRule.or_("INSERT", "MODIFY"),
                 "dynamodb": {"Keys": {"sk": {"S": lambda_.FilterRule.is_equal("STATE")}}},
+            }
+        ),
+        lambda_.FilterCriteria.filter(
+            {
+                "eventName": lambda_.FilterRule.is_equal("INSERT"),
+                "dynamodb": {
+                    "Keys": {
+                        "pk": {"S": lambda_.FilterRule.begins_with("GAME#")},
+                        "sk": {"S": lambda_.FilterRule.begins_with("ROUND#")},
+                    }
+                },
             }
         ),
         lambda_.FilterCriteria.filter(
@@ -79,7 +93,8 @@ def stream_filters() -> list[dict[str, Any]]:
 
 class Watch(Construct):
     """The WebSocket API (stage :data:`STAGE_NAME`), its routes' function, and the pusher fed
-    by ``table``'s stream (the table must have a ``NEW_IMAGE`` stream)."""
+    by ``table``'s stream (the table must have a ``NEW_AND_OLD_IMAGES`` stream: the old image
+    tells whether a game just stopped being public)."""
 
     def __init__(
         self,
@@ -92,7 +107,7 @@ class Watch(Construct):
     ):
         super().__init__(scope, construct_id)
         if table.table_stream_arn is None:
-            raise ValueError("the games table needs a stream (NEW_IMAGE) to push changes")
+            raise ValueError("the games table needs a stream (NEW_AND_OLD_IMAGES) to push changes")
         self._settings = settings
         self._code = code_asset(self, asset_dir)
         environment = {"BLEF_STORE": "dynamodb", "BLEF_TABLE_NAME": table.table_name}

@@ -95,16 +95,17 @@ def test_the_stack_outputs_the_wss_url_of_the_live_stage(prod: Template) -> None
 
 
 @EVERY_ENVIRONMENT
-def test_the_games_table_streams_each_item_as_it_is_after_a_change(
+def test_the_games_table_streams_each_item_as_it_was_and_is_so_a_game_leaving_the_list_is_seen(
     templates: Mapping[str, Template], env: str
 ) -> None:
     templates[env].has_resource_properties(
-        "AWS::DynamoDB::Table", {"StreamSpecification": {"StreamViewType": "NEW_IMAGE"}}
+        "AWS::DynamoDB::Table",
+        {"StreamSpecification": {"StreamViewType": "NEW_AND_OLD_IMAGES"}},
     )
 
 
 @EVERY_ENVIRONMENT
-def test_the_pusher_is_fed_only_game_states_and_new_watchers_from_the_stream(
+def test_the_pusher_is_fed_only_game_states_ended_rounds_and_new_game_watchers(
     templates: Mapping[str, Template], env: str
 ) -> None:
     template = templates[env]
@@ -120,6 +121,12 @@ def test_the_pusher_is_fed_only_game_states_and_new_watchers_from_the_stream(
     patterns = [json.loads(f["Pattern"]) for f in properties["FilterCriteria"]["Filters"]]
     assert patterns == [
         {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"Keys": {"sk": {"S": ["STATE"]}}}},
+        {
+            "eventName": ["INSERT"],
+            "dynamodb": {
+                "Keys": {"pk": {"S": [{"prefix": "GAME#"}]}, "sk": {"S": [{"prefix": "ROUND#"}]}}
+            },
+        },
         {
             "eventName": ["INSERT"],
             "dynamodb": {

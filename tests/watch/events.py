@@ -3,8 +3,9 @@
 - :func:`connect_event`, :func:`disconnect_event`, :func:`message_event`: API Gateway
   WebSocket API proxy events (``requestContext.routeKey``, ``connectionId``, headers as the
   client sent them, ``queryStringParameters`` or None).
-- :func:`stream_record`, :func:`stream_event`: DynamoDB stream records (``NEW_IMAGE``) as the
-  event source mapping hands them to the pusher, built from items read back from the table.
+- :func:`stream_record`, :func:`stream_event`: DynamoDB stream records
+  (``NEW_AND_OLD_IMAGES``) as the event source mapping hands them to the pusher, built from
+  items read back from the table.
 - :class:`FakeManagementApi`: records posts, and answers 410 Gone for chosen connections.
 """
 
@@ -88,18 +89,23 @@ def message_event(connection_id: str, body: str) -> dict[str, Any]:
     }
 
 
-def stream_record(item: Mapping[str, Any], event_name: str = "MODIFY") -> dict[str, Any]:
-    """One stream record carrying ``item`` (a raw DynamoDB item) as its new image."""
+def stream_record(
+    item: Mapping[str, Any], event_name: str = "MODIFY", old: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """One stream record (``NEW_AND_OLD_IMAGES``) carrying ``item`` (a raw DynamoDB item) as
+    its new image, and ``old`` (the item before the change, if any) as its old image."""
     image = dict(item)
     dynamodb: dict[str, Any] = {
         "ApproximateCreationDateTime": 1795233600,
         "Keys": {"pk": image["pk"], "sk": image["sk"]},
         "SequenceNumber": str(next(_sequence)).zfill(21),
         "SizeBytes": len(json.dumps(image)),
-        "StreamViewType": "NEW_IMAGE",
+        "StreamViewType": "NEW_AND_OLD_IMAGES",
     }
     if event_name != "REMOVE":
         dynamodb["NewImage"] = image
+    if old is not None:
+        dynamodb["OldImage"] = dict(old)
     return {
         "eventID": uuid.uuid4().hex,
         "eventName": event_name,

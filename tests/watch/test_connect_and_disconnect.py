@@ -88,11 +88,10 @@ def test_credentials_may_come_in_headers_of_any_case_or_as_query_parameters(
     [
         ({"game_uuid": str(uuid.uuid4())}, "game_not_found"),
         ({"game_uuid": "not-a-uuid"}, "invalid_parameter"),
-        ({"game_uuid": None}, "missing_parameter"),
         ({"player_uuid": str(uuid.uuid4())}, "unknown_player"),
         ({"player_uuid": "None"}, "invalid_parameter"),
     ],
-    ids=["unknown game", "bad game uuid", "no game uuid", "uuid of no player", "bad player uuid"],
+    ids=["unknown game", "bad game uuid", "uuid of no player", "bad player uuid"],
 )
 def test_credentials_the_state_route_refuses_are_refused_with_400_and_nothing_stored(
     table: DynamoTable, game: Game, credentials: dict[str, Any], code: str

@@ -88,19 +88,21 @@ def test_the_state_posted_is_the_records_not_whatever_the_table_holds_by_then(
     assert [body["version"] for body in management.bodies(alice)] == [sent_version]
 
 
-def test_several_changes_of_a_game_in_one_batch_are_posted_once_the_newest(
+def test_several_changes_of_a_game_in_one_batch_are_each_posted_in_order_none_skipped(
     table: DynamoTable, service: GameService, game: Game, management: FakeManagementApi
 ) -> None:
     bob = watch(game, "bob")
-    records = []
+    records, versions = [], []
     for action in (1, 2, 88):
         move(service, game, action)
         records.append(state_record(table, game))
+        versions.append(service.state(game.uuid).body["version"])
 
     report = websocket_handler.push(stream_event(records))
 
-    assert report["sent"] == 1
-    assert management.bodies(bob) == [service.state(game.uuid, game.players["bob"]).body]
+    assert report["sent"] == 3
+    assert [body["version"] for body in management.bodies(bob)] == versions
+    assert management.bodies(bob)[-1] == service.state(game.uuid, game.players["bob"]).body
 
 
 def test_a_new_watcher_is_sent_the_games_current_state_as_its_first_message(
@@ -254,18 +256,24 @@ def test_a_watcher_named_after_no_player_of_the_game_is_sent_nothing(
     assert len(management.bodies(alice)) == 1
 
 
-def test_records_of_anything_but_a_games_state_or_a_new_watcher_are_ignored(
+def test_records_of_anything_but_a_games_state_an_ended_round_or_a_new_watcher_are_ignored(
     table: DynamoTable, service: GameService, game: Game, management: FakeManagementApi
 ) -> None:
     alice = watch(game, "alice")
+    public = new_connection_id()
+    assert websocket_handler.connect(connect_event(public))["statusCode"] == 200
+    public_item = table.item("PUBLIC#WATCHERS", f"CONN#{public}")
     move(service, game, 1)
     move(service, game, 88)  # a check: the round's snapshot is saved
     snapshot = table.item(f"GAME#{game.uuid}", "ROUND#0001")
     reverse = table.item(f"CONN#{alice}", "CONN")
     counter = table.item("COUNTER", "ROOM")
     assert snapshot is not None and reverse is not None and counter is not None
+    assert public_item is not None
     records = [
-        stream_record(snapshot, "INSERT"),
+        stream_record(snapshot, "MODIFY"),
+        stream_record(snapshot, "REMOVE"),
+        stream_record(public_item, "INSERT"),
         stream_record(reverse, "INSERT"),
         stream_record(counter, "MODIFY"),
         state_record(table, game, "REMOVE"),
