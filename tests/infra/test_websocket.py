@@ -109,7 +109,11 @@ def test_the_pusher_is_fed_only_game_states_and_new_watchers_from_the_stream(
 ) -> None:
     template = templates[env]
     pusher, _ = function_with_handler(template, PUSH)
-    _, mapping = only(template.find_resources("AWS::Lambda::EventSourceMapping"))
+    _, mapping = only(
+        template.find_resources(
+            "AWS::Lambda::EventSourceMapping", {"Properties": {"FunctionName": {"Ref": pusher}}}
+        )
+    )
     properties = mapping["Properties"]
     assert properties["FunctionName"] == {"Ref": pusher}
     table = logical_id(template, "AWS::DynamoDB::Table")
