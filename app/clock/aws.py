@@ -131,7 +131,7 @@ def send(sqs: Sqs, queue_url: str, messages: Iterable[tuple[str, Due]], now: flo
         ]
         try:
             reply = sqs.send_message_batch(QueueUrl=queue_url, Entries=entries)
-        except Exception:  # noqa: BLE001 (any failure: the caller has the records retried)
+        except Exception:
             log.exception("clock_send_failed", extra={"messages": len(chunk)})
             failed.extend(ident for ident, _ in chunk)
             continue
@@ -205,7 +205,7 @@ class Firer:
                 continue
             try:
                 advance = self._clock.advance(due.game_uuid, due.version)
-            except Exception:  # noqa: BLE001 (reported for redelivery, the others go on)
+            except Exception:
                 log.exception("clock_advance_failed")
                 failures.append(message_id)
                 continue

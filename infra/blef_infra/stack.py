@@ -1,5 +1,5 @@
-"""One deployment of the Blef service: database, API, websocket, game clock and monitoring, and their
-outputs."""
+"""One deployment of the Blef service: database, API, websocket, game clock and monitoring,
+and their outputs."""
 
 from __future__ import annotations
 

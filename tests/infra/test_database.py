@@ -55,7 +55,10 @@ def test_the_indexes_list_public_games_by_last_change_and_due_games_by_due_time(
                 {"AttributeName": "due_pk", "KeyType": "HASH"},
                 {"AttributeName": "due_at", "KeyType": "RANGE"},
             ],
-            "Projection": {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["game_uuid", "version"]},
+            "Projection": {
+                "ProjectionType": "INCLUDE",
+                "NonKeyAttributes": ["game_uuid", "version"],
+            },
         },
     ]
     types = {a["AttributeName"]: a["AttributeType"] for a in table["AttributeDefinitions"]}
