@@ -50,6 +50,14 @@ class Aws:
         assert item is not None
         return stream_event([stream_record(item)])
 
+    def queued(self) -> int:
+        """Messages in the queue, visible or delayed."""
+        names = ["ApproximateNumberOfMessages", "ApproximateNumberOfMessagesDelayed"]
+        attributes = self.sqs.client.get_queue_attributes(
+            QueueUrl=self.queue_url, AttributeNames=names
+        )["Attributes"]
+        return sum(int(attributes[name]) for name in names)
+
     def delayed(self) -> int:
         attributes = self.sqs.client.get_queue_attributes(
             QueueUrl=self.queue_url, AttributeNames=["ApproximateNumberOfMessagesDelayed"]

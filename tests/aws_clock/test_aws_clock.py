@@ -353,3 +353,39 @@ def test_importing_the_handler_module_builds_nothing_and_loads_no_boto3() -> Non
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert done.stdout.strip() == "[] None"
+
+
+def test_the_handlers_build_their_runtime_from_the_stacks_environment_on_first_use(
+    aws: Aws,
+) -> None:
+    import os
+    from unittest.mock import patch
+
+    game, _ = ai_game(aws.service)
+    variables = {
+        "BLEF_STORE": "dynamodb",
+        "BLEF_TABLE_NAME": aws.table.table_name,
+        "BLEF_CLOCK_QUEUE_URL": aws.queue_url,
+        "BLEF_AI_THINK_SECONDS": "1.0",
+        "LOG_LEVEL": "INFO",
+    }
+    clock_handler.use(None)
+    with patch.dict(os.environ, variables):
+        answer = clock_handler.schedule(aws.stream_of(game))
+        built = clock_handler.runtime()
+    assert answer == {"batchItemFailures": []}
+    assert built is not aws.runtime
+    assert built.service.store.table_name == aws.table.table_name  # type: ignore[attr-defined]
+    assert aws.queued() == 1  # delayed or not: this runtime reads the real clock
+    assert aws.sqs.sent == []  # sent by the runtime's own boto3 client
+
+
+def test_without_a_queue_url_the_handlers_refuse_to_start(aws: Aws) -> None:
+    import os
+    from unittest.mock import patch
+
+    clock_handler.use(None)
+    with patch.dict(os.environ, {"BLEF_STORE": "dynamodb"}):
+        os.environ.pop("BLEF_CLOCK_QUEUE_URL", None)
+        with pytest.raises(RuntimeError, match="BLEF_CLOCK_QUEUE_URL"):
+            clock_handler.sweep({})
