@@ -95,7 +95,6 @@ class Clock(Construct):
         table: dynamodb.Table,
         asset_dir: Path,
         alarm_topic: sns.ITopic,
-        ai_think_seconds: float = 1.0,
     ):
         super().__init__(scope, construct_id)
         if table.table_stream_arn is None:
@@ -124,7 +123,7 @@ class Clock(Construct):
             "BLEF_STORE": "dynamodb",
             "BLEF_TABLE_NAME": table.table_name,
             "BLEF_CLOCK_QUEUE_URL": self.queue.queue_url,
-            "BLEF_AI_THINK_SECONDS": str(ai_think_seconds),
+            "BLEF_AI_THINK_SECONDS": str(settings.ai_think_seconds),
         }
 
         self.scheduler = self._function(

@@ -65,6 +65,7 @@ def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
     assert function["Environment"]["Variables"] == {
         "BLEF_STORE": "dynamodb",
         "BLEF_TABLE_NAME": {"Ref": table},
+        "BLEF_AI_THINK_SECONDS": "1.0",
         "LOG_LEVEL": "INFO",
     }
 
