@@ -389,3 +389,29 @@ def test_without_a_queue_url_the_handlers_refuse_to_start(aws: Aws) -> None:
         os.environ.pop("BLEF_CLOCK_QUEUE_URL", None)
         with pytest.raises(RuntimeError, match="BLEF_CLOCK_QUEUE_URL"):
             clock_handler.sweep({})
+
+
+def test_the_same_message_fired_by_racing_invocations_moves_the_ai_once(aws: Aws) -> None:
+    import threading
+
+    game, _ = ai_game(aws.service)
+    version = version_of(aws, game)
+    clock_handler.schedule(aws.stream_of(game))
+    (message,) = aws.sqs.sent
+    aws.fake.advance(THINK)
+    start = threading.Barrier(8)
+    answers: list[dict[str, Any]] = []
+
+    def deliver() -> None:
+        start.wait()
+        answers.append(clock_handler.fire(sqs_event(message)))
+
+    threads = [threading.Thread(target=deliver) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+
+    assert answers == [{"batchItemFailures": []}] * 8
+    assert version_of(aws, game) == version + 1
+    assert len(aws.service.state(game).body["history"]) == 1
