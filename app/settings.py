@@ -51,6 +51,8 @@ class Settings(BaseSettings):
     run_clock: bool = True
     """Whether the app runs the game clock in its own process (``blef serve``). Off on AWS
     Lambda, where the table's stream and a delay queue drive it (app/clock/aws.py)."""
+    clock_queue_url: str | None = None
+    """The SQS delay queue of the AWS game clock (app/clock/aws.py; set by the stack)."""
     purge_interval_seconds: float = Field(default=600, gt=0)
     """How often ``blef serve``'s clock deletes expired games from the SQLite file."""
 

@@ -76,7 +76,11 @@ class Api(Construct):
             handler=HANDLER,
             description=f"Blef HTTP API ({settings.name})",
             reserved_concurrency=settings.reserved_concurrency,
-            environment={"BLEF_STORE": "dynamodb", "BLEF_TABLE_NAME": table.table_name},
+            environment={
+                "BLEF_STORE": "dynamodb",
+                "BLEF_TABLE_NAME": table.table_name,
+                "BLEF_AI_THINK_SECONDS": str(settings.ai_think_seconds),
+            },
         )
         # Read and write on this table and its indexes, nothing else.
         table.grant_read_write_data(self.function)

@@ -59,6 +59,9 @@ class EnvironmentSettings:
     log_retention: logs.RetentionDays
     p99_duration_alarm_ms: int
     """The Lambda p99 duration above which the latency alarm fires."""
+    ai_think_seconds: float = 1.0
+    """How long an AI player waits before it moves (``BLEF_AI_THINK_SECONDS``): every function
+    that writes games stamps it on the game (``due_at``), so they are all told the same."""
 
 
 ENVIRONMENTS: Mapping[str, EnvironmentSettings] = {

@@ -11,12 +11,17 @@ PUBLIC_GAMES_INDEX = "public-games"
 """Lists public games in the lobby, most recently changed first, without a scan."""
 PUBLIC_GAMES_PROJECTION = ("game_uuid", "room", "nicknames")
 """What the public list shows; everything else stays out of the index (and its cost)."""
+DUE_GAMES_INDEX = "due-games"
+"""Games the clock must act on, earliest first (sparse: only live items with ``due_at``);
+the sweeper's and a restarted clock's agenda. Identical to ``create_table`` in
+app/store/dynamo.py."""
+DUE_GAMES_PROJECTION = ("game_uuid", "version")
 TTL_ATTRIBUTE = "expires_at"
 """Epoch seconds after which DynamoDB deletes an abandoned game, free of charge."""
 
 
 class Database(Construct):
-    """One on-demand table (single-table design: ``pk``/``sk``) and its one index.
+    """One on-demand table (single-table design: ``pk``/``sk``) and its two indexes.
 
     On-demand billing because traffic is spiky and mostly idle: no capacity to plan, and
     nothing to pay when nobody plays. ``dynamodb.Table`` (``AWS::DynamoDB::Table``) rather
@@ -46,4 +51,11 @@ class Database(Construct):
             sort_key=dynamodb.Attribute(name="last_modified", type=dynamodb.AttributeType.NUMBER),
             projection_type=dynamodb.ProjectionType.INCLUDE,
             non_key_attributes=list(PUBLIC_GAMES_PROJECTION),
+        )
+        self.table.add_global_secondary_index(
+            index_name=DUE_GAMES_INDEX,
+            partition_key=dynamodb.Attribute(name="due_pk", type=dynamodb.AttributeType.STRING),
+            sort_key=dynamodb.Attribute(name="due_at", type=dynamodb.AttributeType.NUMBER),
+            projection_type=dynamodb.ProjectionType.INCLUDE,
+            non_key_attributes=list(DUE_GAMES_PROJECTION),
         )

@@ -1,5 +1,5 @@
-"""One deployment of the Blef service: database, API, websocket and monitoring, and their
-outputs."""
+"""One deployment of the Blef service: database, API, websocket, game clock and monitoring,
+and their outputs."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from aws_cdk import CfnOutput, Stack, Tags
 from constructs import Construct
 
 from .api import Api
+from .clock import Clock
 from .config import EnvironmentSettings
 from .database import Database
 from .monitoring import Monitoring
@@ -53,6 +54,15 @@ class BlefStack(Stack):
             watch_functions=[self.watch.routes_function, self.watch.pusher],
             pusher=self.watch.pusher,
             alarm_email=alarm_email,
+        )
+
+        self.clock = Clock(
+            self,
+            "Clock",
+            settings=settings,
+            table=self.database.table,
+            asset_dir=asset_dir,
+            alarm_topic=self.monitoring.topic,
         )
 
         CfnOutput(self, "ApiUrl", value=self.api.url, description="The base URL for clients")

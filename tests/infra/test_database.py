@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -33,7 +33,7 @@ def test_games_are_keyed_by_string_pk_and_sk_and_billed_per_request(
 
 
 @EVERY_ENVIRONMENT
-def test_the_public_games_index_sorts_listed_games_by_last_change_and_holds_the_listing(
+def test_the_indexes_list_public_games_by_last_change_and_due_games_by_due_time(
     templates: Mapping[str, Template], env: str
 ) -> None:
     table = properties(templates[env], "AWS::DynamoDB::Table")
@@ -48,10 +48,58 @@ def test_the_public_games_index_sorts_listed_games_by_last_change_and_holds_the_
                 "ProjectionType": "INCLUDE",
                 "NonKeyAttributes": ["game_uuid", "room", "nicknames"],
             },
-        }
+        },
+        {
+            "IndexName": "due-games",
+            "KeySchema": [
+                {"AttributeName": "due_pk", "KeyType": "HASH"},
+                {"AttributeName": "due_at", "KeyType": "RANGE"},
+            ],
+            "Projection": {
+                "ProjectionType": "INCLUDE",
+                "NonKeyAttributes": ["game_uuid", "version"],
+            },
+        },
     ]
     types = {a["AttributeName"]: a["AttributeType"] for a in table["AttributeDefinitions"]}
-    assert types == {"pk": "S", "sk": "S", "list_pk": "S", "last_modified": "N"}
+    assert types == {
+        "pk": "S",
+        "sk": "S",
+        "list_pk": "S",
+        "last_modified": "N",
+        "due_pk": "S",
+        "due_at": "N",
+    }
+
+
+@EVERY_ENVIRONMENT
+def test_the_stacks_table_has_exactly_the_keys_and_indexes_the_store_creates_locally(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    from app.store.dynamo import create_table
+
+    class Recorder:
+        """Takes create_table's request, then stops it (no waiting for a table)."""
+
+        request: dict[str, Any]
+
+        def create_table(self, **request: Any) -> None:
+            self.request = request
+            raise _Stop
+
+    recorder = Recorder()
+    with pytest.raises(_Stop):
+        create_table(recorder, "blef-games")
+    table = properties(templates[env], "AWS::DynamoDB::Table")
+    assert table["KeySchema"] == recorder.request["KeySchema"]
+    assert table["GlobalSecondaryIndexes"] == recorder.request["GlobalSecondaryIndexes"]
+    assert sorted(table["AttributeDefinitions"], key=str) == sorted(
+        recorder.request["AttributeDefinitions"], key=str
+    )
+
+
+class _Stop(Exception):
+    pass
 
 
 @EVERY_ENVIRONMENT

@@ -33,6 +33,9 @@ def test_every_function_runs_on_arm64_with_the_python_the_asset_is_built_for(
     functions = templates[env].find_resources("AWS::Lambda::Function")
     handlers = sorted(f["Properties"]["Handler"] for f in functions.values())
     assert handlers == [
+        "app.clock_handler.fire",
+        "app.clock_handler.schedule",
+        "app.clock_handler.sweep",
         "app.lambda_handler.handler",
         "app.websocket_handler.push",
         "app.websocket_handler.route",
@@ -62,6 +65,7 @@ def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
     assert function["Environment"]["Variables"] == {
         "BLEF_STORE": "dynamodb",
         "BLEF_TABLE_NAME": {"Ref": table},
+        "BLEF_AI_THINK_SECONDS": "1.0",
         "LOG_LEVEL": "INFO",
     }
 
@@ -86,7 +90,7 @@ def test_each_function_logs_to_its_own_log_group_kept_for_the_environments_reten
     template = templates[env]
     functions = template.find_resources("AWS::Lambda::Function").values()
     groups = [f["Properties"]["LoggingConfig"]["LogGroup"]["Ref"] for f in functions]
-    assert len(set(groups)) == len(groups) == 3
+    assert len(set(groups)) == len(groups) == 6
     log_groups = template.find_resources("AWS::Logs::LogGroup")
     for log_group in groups:
         assert log_groups[log_group]["Properties"]["RetentionInDays"] == days
@@ -167,4 +171,4 @@ def test_each_function_may_write_to_its_own_log_group_only(
             }
         ]
     every = [s for s in policy_statements(template) if as_list(s["Action"])[0].startswith("logs:")]
-    assert len(every) == 3
+    assert len(every) == 6

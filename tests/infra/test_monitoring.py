@@ -102,7 +102,7 @@ def test_every_alarm_notifies_the_alarm_topic_and_ignores_silence(
     template = templates[env]
     topic = {"Ref": logical_id(template, "AWS::SNS::Topic")}
     alarms = _alarms(template)
-    assert len(alarms) == 8
+    assert len(alarms) == 14  # 8 of Monitoring, 6 of the clock (test_clock.py)
     for alarm in alarms:
         assert alarm["AlarmActions"] == [topic]
         assert alarm["OKActions"] == [topic]

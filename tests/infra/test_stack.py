@@ -44,6 +44,7 @@ def test_without_a_built_asset_the_stack_carries_an_error_so_the_cli_will_not_de
     messages = synthesised.messages[PLACEHOLDER_STACK]
     assert sorted((level, path) for level, path, _ in messages) == [
         ("ERROR", f"/{PLACEHOLDER_STACK}/Api"),
+        ("ERROR", f"/{PLACEHOLDER_STACK}/Clock"),
         ("ERROR", f"/{PLACEHOLDER_STACK}/Watch"),
     ]
     assert all("deployment/build_lambda_asset.py" in text for _, _, text in messages)

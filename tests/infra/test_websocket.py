@@ -110,7 +110,11 @@ def test_the_pusher_is_fed_only_game_states_ended_rounds_and_new_game_watchers(
 ) -> None:
     template = templates[env]
     pusher, _ = function_with_handler(template, PUSH)
-    _, mapping = only(template.find_resources("AWS::Lambda::EventSourceMapping"))
+    _, mapping = only(
+        template.find_resources(
+            "AWS::Lambda::EventSourceMapping", {"Properties": {"FunctionName": {"Ref": pusher}}}
+        )
+    )
     properties = mapping["Properties"]
     assert properties["FunctionName"] == {"Ref": pusher}
     table = logical_id(template, "AWS::DynamoDB::Table")
