@@ -26,6 +26,7 @@ from typing import Any, Final
 from app.service import ids
 from app.service.errors import (
     ConflictError,
+    GameGone,
     GameNotFinished,
     GameNotFound,
     IdempotencyKeyReused,
@@ -56,7 +57,6 @@ _KEEP_REPLIES: Final = 16
 """Idempotent replies kept per game. A retry comes within seconds, while the same few
 moves are in flight; keeping few keeps the stored item (and each DynamoDB write) small."""
 _JOIN_ATTEMPTS: Final = 8
-_CREATE_NAMESPACE: Final = uuid.UUID("5b1e6d1c-8f63-4d0e-9d1e-6b1ef0c0ffee")
 
 Body = dict[str, Any]
 Finish = Callable[[GameDoc], Body]
@@ -93,17 +93,21 @@ class GameService:
     # ------------------------------------------------------------------ lobby
 
     def create_game(self, idempotency_key: str | None = None) -> Body:
-        """A new game in the lobby. With a key, the game's UUID derives from it, so a retry
-        finds the game the first request made instead of making another."""
+        """A new game in the lobby, with a random UUID.
+
+        With a key (which must be hard to guess: the reply makes its holder the game's first
+        comer), the store remembers a hash of the key and the game it made, and a retry gets
+        that game back. The game is created before the key is claimed, so a race of two
+        retries yields one answer: the loser's own game stays unknown to anyone and expires.
+        A retry after the game expired gets :class:`GameGone`, not the UUID of a dead game.
+        """
         if idempotency_key is not None:
-            game_uuid = str(uuid.uuid5(_CREATE_NAMESPACE, idempotency_key))
-            if self.store.load(game_uuid) is not None:
-                return {"game_uuid": game_uuid}
-        else:
-            game_uuid = str(self._new_uuid())
+            earlier = self.store.find_create_key(_key_hash(ids.strong_key(idempotency_key)))
+            if earlier is not None:
+                return self._keyed_game(earlier)
         now = self._clock()
         doc = GameDoc(
-            game_uuid=game_uuid,
+            game_uuid=str(self._new_uuid()),
             room=self.store.allocate_room(),
             state=Game().to_dict(),
             created_at=now,
@@ -113,15 +117,28 @@ class GameService:
         try:
             self.store.create(doc)
         except Conflict:
-            if idempotency_key is None:
-                raise ConflictError from None
+            raise ConflictError from None
+        if idempotency_key is not None:
+            claimed = self.store.claim_create_key(
+                _key_hash(idempotency_key), doc.game_uuid, doc.expires_at
+            )
+            if claimed != doc.game_uuid:
+                return self._keyed_game(claimed)
+        return {"game_uuid": doc.game_uuid}
+
+    def _keyed_game(self, game_uuid: str) -> Body:
+        if self.store.load(game_uuid) is None:
+            raise GameGone
         return {"game_uuid": game_uuid}
 
     def join(
         self, game_uuid: str, nickname: str | None, idempotency_key: str | None = None
     ) -> Body:
-        """Add a human player; returns their secret ``player_uuid``."""
+        """Add a human player; returns their secret ``player_uuid``. A key, if sent, must be
+        hard to guess: a repeat of it gets the same secret back."""
         name = ids.nickname(nickname)
+        if idempotency_key is not None:
+            ids.strong_key(idempotency_key)
         fingerprint = _fingerprint("join", name)
 
         def change(doc: GameDoc, game: Game) -> tuple[Finish, list[RoundSnapshot]]:
@@ -427,8 +444,14 @@ def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
+def _key_hash(key: str) -> str:
+    """What is stored of an Idempotency-Key: its SHA-256, so a reader of the database (or
+    of a backup) cannot replay a stored reply that holds a secret."""
+    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+
+
 def _earlier_reply(doc: GameDoc, key: str, fingerprint: str) -> Body | None:
-    reply = doc.replies.get(key)
+    reply = doc.replies.get(_key_hash(key))
     if reply is None:
         return None
     if reply.get("fingerprint") != fingerprint:
@@ -438,6 +461,6 @@ def _earlier_reply(doc: GameDoc, key: str, fingerprint: str) -> Body | None:
 
 
 def _remember(doc: GameDoc, key: str, fingerprint: str, body: Body) -> None:
-    doc.replies[key] = {"fingerprint": fingerprint, "body": json.loads(json.dumps(body))}
+    doc.replies[_key_hash(key)] = {"fingerprint": fingerprint, "body": json.loads(json.dumps(body))}
     while len(doc.replies) > _KEEP_REPLIES:
         del doc.replies[next(iter(doc.replies))]

@@ -132,6 +132,14 @@ class GameStore(Protocol):
         """Listed games (public, not started) modified at or after ``since``, newest first,
         at most ``limit`` of them."""
 
+    def find_create_key(self, key_hash: str) -> str | None:
+        """The game a keyed create made, by the hash of its Idempotency-Key, or None."""
+
+    def claim_create_key(self, key_hash: str, game_uuid: str, expires_at: int) -> str:
+        """Remember that the create keyed ``key_hash`` made ``game_uuid``, unless that key is
+        already claimed: an atomic insert-if-absent. Returns the game the key belongs to
+        (``game_uuid`` if this call claimed it, else the earlier claimant's game)."""
+
     def allocate_room(self) -> int:
         """A small display number for a new game: 1, 2, 3, ... (wrapping is allowed)."""
 

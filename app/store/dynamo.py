@@ -8,6 +8,7 @@ item                  ``pk``          ``sk``
 a game (live state)   ``GAME#<uuid>`` ``STATE``
 a finished round      ``GAME#<uuid>`` ``ROUND#0001`` (zero-padded, so keys sort)
 the room counter      ``COUNTER``     ``ROOM``
+a keyed create        ``CREATE#<h>``  ``KEY`` (``h``: the key's hash; holds the game)
 ====================  ==============  ===============================================
 
 The live item holds the whole :class:`GameDoc` as a JSON string in ``doc`` (no Decimal
@@ -465,6 +466,38 @@ class DynamoStore:
             if not start:
                 break
         return games[:limit]
+
+    @staticmethod
+    def _create_key(key_hash: str) -> Item:
+        return {"pk": {"S": f"CREATE#{key_hash}"}, "sk": {"S": "KEY"}}
+
+    def find_create_key(self, key_hash: str) -> str | None:
+        self._count("GetItem")
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key=self._create_key(key_hash),
+            ConsistentRead=True,
+            ProjectionExpression="game_uuid",
+        ).get("Item")
+        return None if item is None else item["game_uuid"]["S"]
+
+    def claim_create_key(self, key_hash: str, game_uuid: str, expires_at: int) -> str:
+        item: Item = {**self._create_key(key_hash), "game_uuid": {"S": game_uuid}}
+        if expires_at:
+            item[TTL_ATTRIBUTE] = {"N": _number(expires_at)}
+        self._count("PutItem")
+        try:
+            self.client.put_item(
+                TableName=self.table_name, Item=item, ConditionExpression=_CREATE_CONDITION
+            )
+        except ClientError as err:
+            if not _lost_race(err):
+                raise
+            owner = self.find_create_key(key_hash)
+            if owner is None:  # claimed, then deleted by TTL in between: a fresh attempt
+                return self.claim_create_key(key_hash, game_uuid, expires_at)
+            return owner
+        return game_uuid
 
     def allocate_room(self) -> int:
         self._count("UpdateItem")

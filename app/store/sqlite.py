@@ -37,6 +37,11 @@ CREATE TABLE IF NOT EXISTS rounds (
     expires_at    INTEGER NOT NULL,
     PRIMARY KEY (game_uuid, round_number)
 );
+CREATE TABLE IF NOT EXISTS create_keys (
+    key_hash      TEXT PRIMARY KEY,
+    game_uuid     TEXT NOT NULL,
+    expires_at    INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS counters (
     name  TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -203,6 +208,26 @@ class SqliteStore:
             .fetchall()
         )
         return [PublicGame(g, room, json.loads(nicks), lm) for g, room, nicks, lm in rows]
+
+    def find_create_key(self, key_hash: str) -> str | None:
+        row = (
+            self._connection()
+            .execute("SELECT game_uuid FROM create_keys WHERE key_hash = ?", (key_hash,))
+            .fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    def claim_create_key(self, key_hash: str, game_uuid: str, expires_at: int) -> str:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO create_keys (key_hash, game_uuid, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key_hash) DO NOTHING",
+                (key_hash, game_uuid, expires_at),
+            )
+            (owner,) = conn.execute(
+                "SELECT game_uuid FROM create_keys WHERE key_hash = ?", (key_hash,)
+            ).fetchone()
+        return str(owner)
 
     def allocate_room(self) -> int:
         with self._write() as conn:

@@ -29,6 +29,7 @@ import json
 import os
 import re
 import sqlite3
+import uuid
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -170,6 +171,9 @@ class Aim:
     agent: str
 
 
+_KEYS = [str(uuid.UUID(int=n, version=4)) for n in (1, 2, 3)]
+"""Idempotency-Keys strong enough for create and join (weak ones are refused there)."""
+
 aims = st.builds(
     Aim,
     game=st.sampled_from([0, 1, 2, 2, 2, 3]),  # lobby, full lobby, running (often), finished
@@ -217,7 +221,7 @@ def aim(case: Any, choice: Aim, fuzzed: Fuzzed) -> None:
             if k.lower() not in ("authorization", "idempotency-key")
         }
         if choice.key:
-            headers["Idempotency-Key"] = f"k{choice.key}"
+            headers["Idempotency-Key"] = _KEYS[choice.key - 1]
         names = [n for n in ("player_uuid", "admin_uuid") if _declares(case, "query", n)]
         if secrets:
             secret = secrets[choice.reader % len(secrets)]

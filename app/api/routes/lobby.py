@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
 from app.api.routes.common import credential, errors, reply
 from app.api.schemas import CreatedGame, InviteRequest, JoinedPlayer, JoinRequest, Message
+from app.service import ids
 from app.service.errors import InvalidParameter
 
 router = APIRouter(tags=["lobby"])
@@ -169,6 +170,8 @@ def invite_ai_post(
 
 def _text(name: str, value: object) -> str | None:
     """A body field that must be text (or absent, which the service reports as missing)."""
-    if value is None or isinstance(value, str):
+    if value is None:
         return value
+    if isinstance(value, str):
+        return ids.text(name, value)
     raise InvalidParameter(name, value, f"'{name}' must be a string")
