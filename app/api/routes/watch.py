@@ -52,21 +52,31 @@ class Watchers:
     """The open websockets of one app: how many (bounded), how often they poll, and the
     threads their store reads run in."""
 
-    def __init__(self, limit: int, poll_seconds: float) -> None:
+    def __init__(self, limit: int, poll_seconds: float, per_address: int = 0) -> None:
         self.limit = limit
         self.poll_seconds = poll_seconds
+        self.per_address = per_address
         self.open = 0
+        self.by_address: dict[str, int] = {}
         self._threads: anyio.CapacityLimiter | None = None
 
-    def enter(self) -> bool:
-        """Count one more websocket, unless the bound is reached."""
-        if self.open >= self.limit:
+    def enter(self, address: str = "") -> bool:
+        """Count one more websocket, unless the bound is reached, in all or for the client's
+        address (so one client cannot hold every slot; 0: no bound per address)."""
+        mine = self.by_address.get(address, 0)
+        if self.open >= self.limit or (self.per_address and mine >= self.per_address):
             return False
         self.open += 1
+        self.by_address[address] = mine + 1
         return True
 
-    def leave(self) -> None:
+    def leave(self, address: str = "") -> None:
         self.open -= 1
+        mine = self.by_address.get(address, 0) - 1
+        if mine > 0:
+            self.by_address[address] = mine
+        else:
+            self.by_address.pop(address, None)
 
     async def run(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in one of the watchers' threads (the store blocks)."""
@@ -80,7 +90,11 @@ def _watchers(websocket: WebSocket) -> Watchers:
     watchers: Watchers | None = getattr(state, "watchers", None)
     if watchers is None:  # no await since the check: no other task can get here between
         settings = state.services.settings
-        watchers = Watchers(settings.max_websockets, settings.websocket_poll_seconds)
+        watchers = Watchers(
+            settings.max_websockets,
+            settings.websocket_poll_seconds,
+            settings.max_websockets_per_address,
+        )
         state.watchers = watchers
     return watchers
 
@@ -98,8 +112,9 @@ WatchServiceDep = Annotated[GameService, Depends(watch_service)]
 async def watch(websocket: WebSocket, service: WatchServiceDep) -> None:
     """Send the game's state now and after every change, until the client goes."""
     watchers = _watchers(websocket)
+    address = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
-    if not watchers.enter():
+    if not watchers.enter(address):
         log.warning("websocket_refused", extra={"open": watchers.open})
         await websocket.close(CLOSE_TRY_AGAIN_LATER, "Too many websockets open; try again later")
         return
@@ -108,7 +123,7 @@ async def watch(websocket: WebSocket, service: WatchServiceDep) -> None:
     except WebSocketDisconnect:
         pass  # the client went while a message was being sent
     finally:
-        watchers.leave()
+        watchers.leave(address)
 
 
 async def _serve(websocket: WebSocket, service: GameService, watchers: Watchers) -> None:
