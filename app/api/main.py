@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         allow_origins=["*"],
         allow_methods=["GET", "POST", "OPTIONS"],
         allow_headers=["*"],
-        expose_headers=["ETag", "X-Request-ID"],
+        expose_headers=["ETag", "X-Request-ID", "X-Next-Cursor"],
     )
     app.add_middleware(
         FairnessMiddleware,

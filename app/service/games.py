@@ -13,9 +13,11 @@ The service takes and returns plain values; it knows nothing of HTTP.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
+import math
 import secrets
 import time
 import uuid
@@ -295,15 +297,29 @@ class GameService:
         return None if doc is None else doc.version
 
     def list_public(self, limit: int | None = None) -> list[Body]:
+        """The first page of :meth:`list_public_page`."""
+        return self.list_public_page(limit)[0]
+
+    def list_public_page(
+        self, limit: int | None = None, cursor: str | None = None
+    ) -> tuple[list[Body], str | None]:
         """Public games still in the lobby, changed within the listing window, newest first:
         at most ``limit`` of them, which may not exceed the configured maximum (a clear 400,
-        rather than silently fewer games than asked for)."""
+        rather than silently fewer games than asked for), after ``cursor``; and the cursor of
+        the next page (None when this one is the last). Paging reaches every listed game, so
+        a flood of new games cannot hide an older one from a client that pages."""
         cap = self.settings.max_listed_games
         if limit is not None and not 1 <= limit <= cap:
             raise InvalidParameter("limit", limit, f"Must be an integer between 1 and {cap}")
         count = cap if limit is None else limit
+        after = None if cursor is None or cursor == "" else _read_cursor(cursor)
         since = self._clock() - self.settings.public_list_window_seconds
-        return [list_entry(game) for game in self.store.list_public(since, count)]
+        games = self.store.list_public(since, count, after)
+        following = None
+        if len(games) == count:
+            last = games[-1]
+            following = _write_cursor(last.last_modified, last.game_uuid)
+        return [list_entry(game) for game in games], following
 
     def record(self, game_uuid: str) -> Body:
         """A finished game's every round (players, hands, history, seeds)."""
@@ -442,6 +458,26 @@ class _Unchanged(Exception):
 
 def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+def _write_cursor(last_modified: float, game_uuid: str) -> str:
+    raw = json.dumps([last_modified, game_uuid], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _read_cursor(cursor: str) -> tuple[float, str]:
+    """The position a cursor names; anything not made by :func:`_write_cursor` is a 400."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        last_modified, game_uuid = json.loads(raw)
+        position = (float(last_modified), ids.game_uuid(str(game_uuid)))
+    except (ValueError, TypeError, InvalidParameter):
+        raise InvalidParameter(
+            "cursor", cursor, "Not a cursor this service gave (send X-Next-Cursor back as is)"
+        ) from None
+    if not math.isfinite(position[0]):
+        raise InvalidParameter("cursor", cursor, "Not a cursor this service gave")
+    return position
 
 
 def _key_hash(key: str) -> str:

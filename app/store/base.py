@@ -128,9 +128,13 @@ class GameStore(Protocol):
     def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
         """Every snapshot of a game, in round order."""
 
-    def list_public(self, since: float, limit: int) -> list[PublicGame]:
-        """Listed games (public, not started) modified at or after ``since``, newest first,
-        at most ``limit`` of them."""
+    def list_public(
+        self, since: float, limit: int, after: tuple[float, str] | None = None
+    ) -> list[PublicGame]:
+        """Listed games (public, not started) modified at or after ``since``, newest first
+        (ties by game UUID, descending), at most ``limit`` of them; with ``after`` (the
+        ``(last_modified, game_uuid)`` of the last entry of the previous page) only those that
+        come after it in that order: how a client pages through the whole list."""
 
     def find_create_key(self, key_hash: str) -> str | None:
         """The game a keyed create made, by the hash of its Idempotency-Key, or None."""

@@ -196,14 +196,21 @@ class SqliteStore:
         )
         return [RoundSnapshot(game_uuid, n, json.loads(data)) for n, data in rows]
 
-    def list_public(self, since: float, limit: int) -> list[PublicGame]:
+    def list_public(
+        self, since: float, limit: int, after: tuple[float, str] | None = None
+    ) -> list[PublicGame]:
+        page = ""
+        args: tuple[object, ...] = (since, int(time.time()))
+        if after is not None:
+            page = " AND (last_modified < ? OR (last_modified = ? AND game_uuid < ?))"
+            args = (*args, after[0], after[0], after[1])
         rows = (
             self._connection()
             .execute(
                 "SELECT game_uuid, room, nicknames, last_modified FROM games"
-                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?"
-                " ORDER BY last_modified DESC LIMIT ?",
-                (since, int(time.time()), limit),
+                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?" + page + ""
+                " ORDER BY last_modified DESC, game_uuid DESC LIMIT ?",
+                (*args, limit),
             )
             .fetchall()
         )
