@@ -34,7 +34,7 @@ def create_game(service: ServiceDep) -> JSONResponse:
 @router.post(
     "/games/create",
     response_model=None,
-    responses={200: {"model": CreatedGame}, **errors(400, 409, 413)},
+    responses={200: {"model": CreatedGame}, **errors(400, 409, 410, 413)},
     summary="Create a game (POST form; retry-safe with Idempotency-Key)",
 )
 def create_game_post(service: ServiceDep, key: IdempotencyKeyDep) -> JSONResponse:
