@@ -136,7 +136,11 @@ class Fuzzed:
 
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
-    settings_ = Settings(db_path=tmp_path_factory.mktemp("fuzz") / "blef.db")
+    settings_ = Settings(  # one client address fuzzing on purpose: no per-address limits
+        db_path=tmp_path_factory.mktemp("fuzz") / "blef.db",
+        rate_limit_burst=0,
+        max_in_flight_per_address=0,
+    )
     store = SqliteStore(settings_.db_path)
     service = GameService(store, settings_, seed_source=seed_sequence(20261121))
     games = seed(service)["games"]
