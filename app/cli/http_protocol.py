@@ -126,6 +126,13 @@ class HeadTimeoutH11Protocol(H11Protocol):
         self._release()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # The transport passes to a websocket protocol, and this one never hears of the
+        # connection again (no connection_lost): stop counting it here. Websockets have a
+        # cap of their own per address (app/api/routes/watch.py).
+        self._release()
+        super().handle_websocket_upgrade(event)
+
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         # The first bytes of a request after a response start its head's clock (until then,

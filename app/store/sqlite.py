@@ -254,4 +254,5 @@ class SqliteStore:
                 " (SELECT game_uuid FROM games WHERE expires_at < ?)",
                 (cutoff,),
             )
+            conn.execute("DELETE FROM create_keys WHERE expires_at < ?", (cutoff,))
             return conn.execute("DELETE FROM games WHERE expires_at < ?", (cutoff,)).rowcount

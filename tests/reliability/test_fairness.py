@@ -209,3 +209,17 @@ def test_websockets_past_one_address_cap_are_closed_1013_while_another_address_w
         assert refused.close_code == 1013  # type: ignore[attr-defined]
         served = stack.enter_context(watch(OTHER))  # type: ignore[arg-type]
         assert json.loads(served.recv(timeout=20))  # type: ignore[attr-defined]
+
+
+def test_websockets_opened_and_closed_do_not_use_up_the_connection_cap(
+    fair_server: Server,
+) -> None:
+    client = pytest.importorskip("websockets.sync.client")
+    with client_from(OTHER, fair_server) as other:
+        game = other.get("/games/create").json()["game_uuid"]
+    url = f"ws://127.0.0.1:{fair_server.port}/ws?game_uuid={game}"
+    for _ in range(CONNECTIONS + 2):
+        with client.connect(url, sock=socket_from(FLOODER, fair_server), open_timeout=20) as ws:
+            assert json.loads(ws.recv(timeout=20))
+    with client_from(FLOODER, fair_server) as flooder:
+        assert flooder.get("/games").status_code == 200
