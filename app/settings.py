@@ -63,6 +63,23 @@ class Settings(BaseSettings):
     """The WebSocket API's management endpoint the AWS pusher posts to
     (``https://<api id>.execute-api.<region>.amazonaws.com/<stage>``; set by the stack)."""
 
+    # --- fairness and hardening
+    # Every limit below is per client address, so one client past its limits never takes
+    # what another is owed; 0 turns a limit off. See api_docs/guide.md, "Limits per client".
+    rate_limit_burst: int = Field(default=120, ge=0)
+    """Create, join and make-public requests one address may make in a burst (each route its
+    own token bucket); past it, 429 ``rate_limited`` with ``Retry-After``."""
+    rate_limit_per_second: float = Field(default=2.0, gt=0)
+    """How fast each of those buckets refills (tokens per second)."""
+    max_in_flight_per_address: int = Field(default=32, ge=0)
+    """Requests from one address being handled at once; past it, 429 ``too_many_in_flight``."""
+    max_connections_per_address: int = Field(default=64, ge=0)
+    """Open connections from one address under ``blef serve`` (the server as a whole takes
+    1,000); a connection past it is answered 503 and closed at once."""
+    max_websockets_per_address: int = Field(default=20, ge=0)
+    """Websocket watchers from one address at once (of ``max_websockets`` in all); past it a
+    new one is closed with code 1013."""
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -26,9 +26,11 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from app import aws
+from app.watch.messages import credentials
 from engine.errors import BlefError
 
 if TYPE_CHECKING:
@@ -123,34 +125,120 @@ def use(replacement: Runtime | None) -> None:
 
 
 def connect(event: Event, context: Any = None) -> Response:
-    """``$connect``: refuse credentials the state route would refuse; record the others."""
-    from app.watch.messages import credentials  # noqa: PLC0415 (it loads the service and settings)
-
+    """``$connect``: refuse an address past its cap of open websockets (429), and
+    credentials the state route would refuse (400); record the others."""
     connection_id = _connection_id(event)
     viewer = credentials(event.get("headers"), event.get("queryStringParameters"))
     handlers = runtime()
+    address = _source_ip(event)
+    cap = handlers.service.settings.max_websockets_per_address
+    if cap and not _reserve(handlers, address, cap):
+        log.info("websocket_refused", extra={"code": "too_many_websockets"})
+        return _refusal(
+            429,
+            f"Too many websockets open from your address (at most {cap}); try again later",
+            "too_many_websockets",
+        )
     if not viewer.game_uuid:  # a public-games watcher: it is only ever told of public games
         handlers.connections.add(connection_id, None, None)
         log.info("websocket_connected", extra={"public_games": True})
         return {"statusCode": 200}
     try:
         doc, nickname = handlers.service.viewer(viewer.game_uuid, viewer.player_uuid)
+        handlers.connections.add(connection_id, doc.game_uuid, nickname)
     except BlefError as error:
+        if cap:
+            _release(handlers, address)
         log.info("websocket_refused", extra={"code": error.code})
-        return {
-            "statusCode": 400,
-            "headers": {"Content-Type": "application/json"},
-            "body": json.dumps({"error": error.message, "code": error.code}),
-        }
-    handlers.connections.add(connection_id, doc.game_uuid, nickname)
+        return _refusal(400, error.message, error.code)
+    except Exception:
+        if cap:
+            _release(handlers, address)
+        raise
     log.info("websocket_connected", extra={"observer": nickname is None})
     return {"statusCode": 200}
 
 
 def disconnect(event: Event, context: Any = None) -> Response:
-    """``$disconnect``: forget the connection."""
-    runtime().connections.remove(_connection_id(event))
+    """``$disconnect``: forget the connection, and free its place in its address's count
+    (only if it was still recorded, so a repeated ``$disconnect`` frees nothing twice)."""
+    handlers = runtime()
+    gone = handlers.connections.remove(_connection_id(event))
+    if gone and handlers.service.settings.max_websockets_per_address:
+        _release(handlers, _source_ip(event))
     return {"statusCode": 200}
+
+
+def _refusal(status: int, message: str, code: str) -> Response:
+    return {
+        "statusCode": status,
+        "headers": {"Content-Type": "application/json"},
+        "body": json.dumps({"error": message, "code": code}),
+    }
+
+
+# ---------------------------------------------------------------------- websockets per address
+# One counter item per source address (pk ``WSIP#<address>``, sk ``COUNT``) in the games
+# table: ``$connect`` adds one only if the count is below the cap (one conditional
+# UpdateItem, so two connects racing for the last place cannot both get it), ``$disconnect``
+# takes one away. The item expires with the connections' TTL, refreshed at every connect, so
+# counts left behind by ``$disconnect`` events that never came (API Gateway does not promise
+# them) heal within 2 hours.
+
+
+def _source_ip(event: Event) -> str:
+    identity = (event.get("requestContext") or {}).get("identity") or {}
+    address = identity.get("sourceIp")
+    return address if isinstance(address, str) and address else "unknown"
+
+
+def _counter_key(address: str) -> dict[str, Any]:
+    return {"pk": {"S": f"WSIP#{address}"}, "sk": {"S": "COUNT"}}
+
+
+def _reserve(handlers: Runtime, address: str, cap: int) -> bool:
+    from botocore.exceptions import ClientError  # noqa: PLC0415
+
+    from app.watch.connections import CONNECTION_TTL_SECONDS  # noqa: PLC0415
+
+    connections = handlers.connections
+    expires = int(time.time()) + CONNECTION_TTL_SECONDS
+    try:
+        connections.client.update_item(
+            TableName=connections.table_name,
+            Key=_counter_key(address),
+            UpdateExpression="ADD #open :one SET expires_at = :expires",
+            ConditionExpression="attribute_not_exists(#open) OR #open < :cap",
+            ExpressionAttributeNames={"#open": "open"},
+            ExpressionAttributeValues={
+                ":one": {"N": "1"},
+                ":cap": {"N": str(cap)},
+                ":expires": {"N": str(expires)},
+            },
+        )
+    except ClientError as err:
+        if err.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def _release(handlers: Runtime, address: str) -> None:
+    from botocore.exceptions import ClientError  # noqa: PLC0415
+
+    connections = handlers.connections
+    try:
+        connections.client.update_item(
+            TableName=connections.table_name,
+            Key=_counter_key(address),
+            UpdateExpression="ADD #open :minus",
+            ConditionExpression="#open > :zero",
+            ExpressionAttributeNames={"#open": "open"},
+            ExpressionAttributeValues={":minus": {"N": "-1"}, ":zero": {"N": "0"}},
+        )
+    except ClientError as err:  # already at zero (the item expired meanwhile): nothing to do
+        if err.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+            raise
 
 
 def default(event: Event, context: Any = None) -> Response:

@@ -93,11 +93,11 @@ def bench_service(seconds: float) -> dict[str, float]:
 def bench_http(seconds: float) -> dict[str, float]:
     import httpx
 
-    from benchmarks.load import Server
+    from benchmarks.load import UNLIMITED, Server
 
     with (
         tempfile.TemporaryDirectory() as tmp,
-        Server(Path(tmp) / "b.db", Path(tmp) / "serve.log") as server,
+        Server(Path(tmp) / "b.db", Path(tmp) / "serve.log", env=UNLIMITED) as server,
         httpx.Client(base_url=server.url, timeout=10) as http,
     ):
 

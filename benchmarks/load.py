@@ -46,7 +46,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import httpx
 
@@ -71,6 +71,11 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+UNLIMITED: Final = {"BLEF_RATE_LIMIT_BURST": "0", "BLEF_MAX_IN_FLIGHT_PER_ADDRESS": "0"}
+"""The environment of a server loaded by one client address on purpose (a benchmark, the
+crash test): the per-address limits would otherwise refuse most of its load."""
 
 
 class Server:
@@ -675,7 +680,7 @@ def served(url: str | None) -> Iterator[str]:
         yield url.rstrip("/")
         return
     with tempfile.TemporaryDirectory(prefix="blef-load-") as tmp:
-        server = Server(Path(tmp) / "load.db", Path(tmp) / "server.log")
+        server = Server(Path(tmp) / "load.db", Path(tmp) / "server.log", env=UNLIMITED)
         with server:
             yield server.url
 

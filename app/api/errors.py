@@ -22,6 +22,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.TooFewPlayers: 403,
     service.ConflictError: 409,
     service.GameNotFinished: 409,
+    service.GameGone: 410,
     service.IdempotencyKeyReused: 422,
     rules.InvalidState: 500,
 }

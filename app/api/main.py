@@ -10,6 +10,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app.api import errors
 from app.api.deps import ServiceProvider
+from app.api.fairness import FairnessMiddleware
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
 from app.api.routes import listing, lobby, play, watch
 from app.logs import configure_logging
@@ -67,7 +68,13 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         allow_origins=["*"],
         allow_methods=["GET", "POST", "OPTIONS"],
         allow_headers=["*"],
-        expose_headers=["ETag", "X-Request-ID"],
+        expose_headers=["ETag", "X-Request-ID", "X-Next-Cursor"],
+    )
+    app.add_middleware(
+        FairnessMiddleware,
+        rate_burst=settings.rate_limit_burst,
+        rate_per_second=settings.rate_limit_per_second,
+        max_in_flight=settings.max_in_flight_per_address,
     )
     app.add_middleware(RequestLogMiddleware)
     return app

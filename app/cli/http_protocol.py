@@ -9,6 +9,11 @@ seconds of the connection opening or of its own first byte; otherwise the connec
 closed, after a 408 if part of a request had arrived. (A body that arrives too slowly is
 answered 408 by the app itself, see app/api/middleware.py.)
 
+A second guard keeps one client from holding the server's connections (``limit_concurrency``
+counts everyone's): at most ``per_address`` connections from one client address are open at
+once; one more is answered 503 and closed before it is read, while every other address goes on
+being served.
+
 Imported only by ``blef serve``, which passes the class to uvicorn as its ``http`` protocol.
 """
 
@@ -33,18 +38,68 @@ def _timeout_response() -> bytes:
     return head.encode() + body
 
 
+def _busy_response(per_address: int) -> bytes:
+    body = json.dumps(
+        {
+            "error": f"Too many connections from your address (at most {per_address});"
+            " reuse one (keep-alive) or retry later",
+            "code": "too_many_connections",
+        }
+    ).encode()
+    head = (
+        "HTTP/1.1 503 Service Unavailable\r\n"
+        "content-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n"
+        "retry-after: 1\r\n"
+        "connection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
 class HeadTimeoutH11Protocol(H11Protocol):
-    """H11Protocol, plus a deadline on reading each request head."""
+    """H11Protocol, plus a deadline on reading each request head and a cap on the open
+    connections of each client address."""
 
     head_timeout: ClassVar[float] = 10.0
+    per_address: ClassVar[int] = 0
+    """0: no cap per address."""
+    open_by_address: ClassVar[dict[str, int]] = {}
+    """Open connections per address, shared by the connections of one configured class (all
+    run on the server's one event loop, so no lock is needed)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._head_timer: asyncio.TimerHandle | None = None
+        self._address: str | None = None
 
     @classmethod
-    def with_timeout(cls, seconds: float) -> type[HeadTimeoutH11Protocol]:
-        return type(cls.__name__, (cls,), {"head_timeout": seconds})
+    def with_timeout(cls, seconds: float, per_address: int = 0) -> type[HeadTimeoutH11Protocol]:
+        return type(
+            cls.__name__,
+            (cls,),
+            {"head_timeout": seconds, "per_address": per_address, "open_by_address": {}},
+        )
+
+    def _admit(self, transport: asyncio.BaseTransport) -> bool:
+        """Count the connection against its address; False if the address is at its cap."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else "unknown"
+        count = self.open_by_address.get(address, 0)
+        if self.per_address and count >= self.per_address:
+            return False
+        self.open_by_address[address] = count + 1
+        self._address = address
+        return True
+
+    def _release(self) -> None:
+        if self._address is None:
+            return
+        count = self.open_by_address.get(self._address, 0) - 1
+        if count > 0:
+            self.open_by_address[self._address] = count
+        else:
+            self.open_by_address.pop(self._address, None)
+        self._address = None
 
     def _arm_head_timer(self) -> None:
         self._cancel_head_timer()
@@ -60,11 +115,23 @@ class HeadTimeoutH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         super().connection_made(transport)  # type: ignore[arg-type]
+        if not self._admit(transport):
+            self.transport.write(_busy_response(self.per_address))
+            self.transport.close()
+            return
         self._arm_head_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_timer()
+        self._release()
         super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        # The transport passes to a websocket protocol, and this one never hears of the
+        # connection again (no connection_lost): stop counting it here. Websockets have a
+        # cap of their own per address (app/api/routes/watch.py).
+        self._release()
+        super().handle_websocket_upgrade(event)
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)

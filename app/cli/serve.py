@@ -38,7 +38,9 @@ def serve(
         # uvicorn's access log prints the query string, where the established clients put
         # their secret UUIDs; the app logs every request itself, with the route template.
         access_log=False,
-        http=HeadTimeoutH11Protocol.with_timeout(settings.request_timeout_seconds),
+        http=HeadTimeoutH11Protocol.with_timeout(
+            settings.request_timeout_seconds, settings.max_connections_per_address
+        ),
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         limit_concurrency=1000,
     )

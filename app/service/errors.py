@@ -27,11 +27,17 @@ class InvalidParameter(ServiceError):
     code = "invalid_parameter"
 
     def __init__(self, name: str, value: object, reason: str) -> None:
-        shown = "" if value is None else str(value)
+        shown = "" if value is None else _printable(str(value))
         if len(shown) > _ECHO_LIMIT:
             shown = shown[:_ECHO_LIMIT] + "..."
         self.parameter = name
         super().__init__(f"Bad input value in '{name}': {shown}\n{reason}")
+
+
+def _printable(text: str) -> str:
+    """``text`` as it can be sent back in a UTF-8 reply: a lone surrogate (which JSON can
+    carry in but no UTF-8 encoder can write out) is shown as its ``\\udxxx`` escape."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class MissingParameter(InvalidParameter):
@@ -58,6 +64,22 @@ class GameNotFinished(ServiceError):
 class IdempotencyKeyReused(ServiceError):
     code = "idempotency_key_reused"
     default_message = "This Idempotency-Key was already used for a different request"
+
+
+class WeakIdempotencyKey(InvalidParameter):
+    """An Idempotency-Key too guessable to prove that a retry comes from the client that
+    sent the original, on a route whose reply holds a secret."""
+
+    code = "weak_idempotency_key"
+
+
+class GameGone(ServiceError):
+    """A keyed create retried after the game it made has expired or been deleted."""
+
+    code = "game_gone"
+    default_message = (
+        "The game this Idempotency-Key created is gone (expired); create a new one with a new key"
+    )
 
 
 class NotAPlayer(ServiceError):

@@ -19,9 +19,11 @@ The service takes and returns plain values; it knows nothing of HTTP.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
+import math
 import secrets
 import threading
 import time
@@ -35,6 +37,7 @@ from app.clock.agenda import plan
 from app.service import ids
 from app.service.errors import (
     ConflictError,
+    GameGone,
     GameNotFinished,
     GameNotFound,
     IdempotencyKeyReused,
@@ -64,7 +67,6 @@ _KEEP_REPLIES: Final = 16
 """Idempotent replies kept per game. A retry comes within seconds, while the same few
 moves are in flight; keeping few keeps the stored item (and each DynamoDB write) small."""
 _JOIN_ATTEMPTS: Final = 8
-_CREATE_NAMESPACE: Final = uuid.UUID("5b1e6d1c-8f63-4d0e-9d1e-6b1ef0c0ffee")
 _ORDER_STRIPES: Final = 64
 _TICK: Final = 0.001
 """The least step between two ``last_modified`` values: every version is strictly newer
@@ -144,17 +146,21 @@ class GameService:
     # ------------------------------------------------------------------ lobby
 
     def create_game(self, idempotency_key: str | None = None) -> Body:
-        """A new game in the lobby. With a key, the game's UUID derives from it, so a retry
-        finds the game the first request made instead of making another."""
+        """A new game in the lobby, with a random UUID.
+
+        With a key (which must be hard to guess: the reply makes its holder the game's first
+        comer), the store remembers a hash of the key and the game it made, and a retry gets
+        that game back. The game is created before the key is claimed, so a race of two
+        retries yields one answer: the loser's own game stays unknown to anyone and expires.
+        A retry after the game expired gets :class:`GameGone`, not the UUID of a dead game.
+        """
         if idempotency_key is not None:
-            game_uuid = str(uuid.uuid5(_CREATE_NAMESPACE, idempotency_key))
-            if self.store.load(game_uuid) is not None:
-                return {"game_uuid": game_uuid}
-        else:
-            game_uuid = str(self._new_uuid())
+            earlier = self.store.find_create_key(_key_hash(ids.strong_key(idempotency_key)))
+            if earlier is not None:
+                return self._keyed_game(earlier)
         now = self._clock()
         doc = GameDoc(
-            game_uuid=game_uuid,
+            game_uuid=str(self._new_uuid()),
             room=self.store.allocate_room(),
             state=Game().to_dict(),
             created_at=now,
@@ -164,17 +170,29 @@ class GameService:
         try:
             self.store.create(doc)
         except Conflict:
-            if idempotency_key is None:
-                raise ConflictError from None
-        else:
-            self._announce(Change(doc, None))
+            raise ConflictError from None
+        self._announce(Change(doc, None))
+        if idempotency_key is not None:
+            claimed = self.store.claim_create_key(
+                _key_hash(idempotency_key), doc.game_uuid, doc.expires_at
+            )
+            if claimed != doc.game_uuid:
+                return self._keyed_game(claimed)
+        return {"game_uuid": doc.game_uuid}
+
+    def _keyed_game(self, game_uuid: str) -> Body:
+        if self.store.load(game_uuid) is None:
+            raise GameGone
         return {"game_uuid": game_uuid}
 
     def join(
         self, game_uuid: str, nickname: str | None, idempotency_key: str | None = None
     ) -> Body:
-        """Add a human player; returns their secret ``player_uuid``."""
+        """Add a human player; returns their secret ``player_uuid``. A key, if sent, must be
+        hard to guess: a repeat of it gets the same secret back."""
         name = ids.nickname(nickname)
+        if idempotency_key is not None:
+            ids.strong_key(idempotency_key)
         fingerprint = _fingerprint("join", name)
 
         def change(doc: GameDoc, game: Game) -> Outcome:
@@ -352,15 +370,29 @@ class GameService:
         return doc, viewer
 
     def list_public(self, limit: int | None = None) -> list[Body]:
+        """The first page of :meth:`list_public_page`."""
+        return self.list_public_page(limit)[0]
+
+    def list_public_page(
+        self, limit: int | None = None, cursor: str | None = None
+    ) -> tuple[list[Body], str | None]:
         """Public games still in the lobby, changed within the listing window, newest first:
         at most ``limit`` of them, which may not exceed the configured maximum (a clear 400,
-        rather than silently fewer games than asked for)."""
+        rather than silently fewer games than asked for), after ``cursor``; and the cursor of
+        the next page (None when this one is the last). Paging reaches every listed game, so
+        a flood of new games cannot hide an older one from a client that pages."""
         cap = self.settings.max_listed_games
         if limit is not None and not 1 <= limit <= cap:
             raise InvalidParameter("limit", limit, f"Must be an integer between 1 and {cap}")
         count = cap if limit is None else limit
+        after = None if cursor is None or cursor == "" else _read_cursor(cursor)
         since = self._clock() - self.settings.public_list_window_seconds
-        return [list_entry(game) for game in self.store.list_public(since, count)]
+        games = self.store.list_public(since, count, after)
+        following = None
+        if len(games) == count:
+            last = games[-1]
+            following = _write_cursor(last.last_modified, last.game_uuid)
+        return [list_entry(game) for game in games], following
 
     def record(self, game_uuid: str) -> Body:
         """A finished game's every round (players, hands, history, seeds)."""
@@ -496,8 +528,34 @@ def _fingerprint(*parts: str) -> str:
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
+def _write_cursor(last_modified: float, game_uuid: str) -> str:
+    raw = json.dumps([last_modified, game_uuid], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _read_cursor(cursor: str) -> tuple[float, str]:
+    """The position a cursor names; anything not made by :func:`_write_cursor` is a 400."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        last_modified, game_uuid = json.loads(raw)
+        position = (float(last_modified), ids.game_uuid(str(game_uuid)))
+    except (ValueError, TypeError, InvalidParameter):
+        raise InvalidParameter(
+            "cursor", cursor, "Not a cursor this service gave (send X-Next-Cursor back as is)"
+        ) from None
+    if not math.isfinite(position[0]):
+        raise InvalidParameter("cursor", cursor, "Not a cursor this service gave")
+    return position
+
+
+def _key_hash(key: str) -> str:
+    """What is stored of an Idempotency-Key: its SHA-256, so a reader of the database (or
+    of a backup) cannot replay a stored reply that holds a secret."""
+    return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
+
+
 def _earlier_reply(doc: GameDoc, key: str, fingerprint: str) -> Body | None:
-    reply = doc.replies.get(key)
+    reply = doc.replies.get(_key_hash(key))
     if reply is None:
         return None
     if reply.get("fingerprint") != fingerprint:
@@ -507,6 +565,6 @@ def _earlier_reply(doc: GameDoc, key: str, fingerprint: str) -> Body | None:
 
 
 def _remember(doc: GameDoc, key: str, fingerprint: str, body: Body) -> None:
-    doc.replies[key] = {"fingerprint": fingerprint, "body": json.loads(json.dumps(body))}
+    doc.replies[_key_hash(key)] = {"fingerprint": fingerprint, "body": json.loads(json.dumps(body))}
     while len(doc.replies) > _KEEP_REPLIES:
         del doc.replies[next(iter(doc.replies))]

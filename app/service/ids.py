@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import uuid
 
-from app.service.errors import InvalidParameter, MissingParameter
+from app.service.errors import InvalidParameter, MissingParameter, WeakIdempotencyKey
 from engine.facts import CHECK
 
 _MAX_UUID_TEXT = 64
@@ -108,7 +108,52 @@ def time_limit(value: object) -> int:
     return number
 
 
+def text(name: str, value: str) -> str:
+    """``value`` if it is Unicode text that UTF-8 can carry. JSON lets a client send a lone
+    surrogate (``"\\ud800"``), which is a Python ``str`` but no text: every later use that
+    encodes it (hashing, storing, echoing it in an error) would fail, so it is refused first."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidParameter(
+            name, value, "Must be valid Unicode text (no lone surrogate code points)"
+        ) from None
+    return value
+
+
 def nickname(value: str | None) -> str:
     if value is None or value == "":
         raise MissingParameter("nickname", value, "Nickname missing - please supply it")
-    return value
+    return text("nickname", value)
+
+
+KEY_MIN_LENGTH = 22
+KEY_MIN_DISTINCT = 12
+_KEY_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_KEY_REASON = (
+    "On create and join, whose replies hold a secret, an Idempotency-Key must be hard to"
+    " guess: a UUID, or at least 22 characters of A-Z a-z 0-9 _ - with at least 12 different"
+    " characters"
+)
+
+
+def strong_key(value: str) -> str:
+    """An Idempotency-Key fit to guard a reply that holds a secret (a new player's UUID, a
+    new game's admin seat): a repeat of the key gets that reply, so the key must be as hard
+    to guess as a secret. A random UUID has 122 random bits; 22 characters of the URL-safe
+    base64 alphabet hold 132 if random. The distinct-character floor refuses the obvious
+    non-random long keys (``aaaa...``, ``join-1111...``); it cannot prove randomness, which is
+    the client's duty (see api_docs/guide.md)."""
+    try:
+        parsed = uuid.UUID(value)
+    except ValueError:
+        parsed = None
+    if parsed is not None and len(value) >= 32 and parsed.version == 4:
+        return value
+    if (
+        len(value) >= KEY_MIN_LENGTH
+        and set(value) <= _KEY_ALPHABET
+        and len(set(value)) >= KEY_MIN_DISTINCT
+    ):
+        return value
+    raise WeakIdempotencyKey("Idempotency-Key", value, _KEY_REASON)

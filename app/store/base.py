@@ -156,9 +156,21 @@ class GameStore(Protocol):
     def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
         """Every snapshot of a game, in round order."""
 
-    def list_public(self, since: float, limit: int) -> list[PublicGame]:
-        """Listed games (public, not started) modified at or after ``since``, newest first,
-        at most ``limit`` of them."""
+    def list_public(
+        self, since: float, limit: int, after: tuple[float, str] | None = None
+    ) -> list[PublicGame]:
+        """Listed games (public, not started) modified at or after ``since``, newest first
+        (ties by game UUID, descending), at most ``limit`` of them; with ``after`` (the
+        ``(last_modified, game_uuid)`` of the last entry of the previous page) only those that
+        come after it in that order: how a client pages through the whole list."""
+
+    def find_create_key(self, key_hash: str) -> str | None:
+        """The game a keyed create made, by the hash of its Idempotency-Key, or None."""
+
+    def claim_create_key(self, key_hash: str, game_uuid: str, expires_at: int) -> str:
+        """Remember that the create keyed ``key_hash`` made ``game_uuid``, unless that key is
+        already claimed: an atomic insert-if-absent. Returns the game the key belongs to
+        (``game_uuid`` if this call claimed it, else the earlier claimant's game)."""
 
     def list_due(self, before: float, limit: int) -> list[DueGame]:
         """Games whose ``due_at`` is at or before ``before``, earliest first, at most

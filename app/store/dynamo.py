@@ -8,6 +8,7 @@ item                  ``pk``          ``sk``
 a game (live state)   ``GAME#<uuid>`` ``STATE``
 a finished round      ``GAME#<uuid>`` ``ROUND#0001`` (zero-padded, so keys sort)
 the room counter      ``COUNTER``     ``ROOM``
+a keyed create        ``CREATE#<h>``  ``KEY`` (``h``: the key's hash; holds the game)
 ====================  ==============  ===============================================
 
 The live item holds the whole :class:`GameDoc` as a JSON string in ``doc`` (no Decimal
@@ -457,39 +458,52 @@ class DynamoStore:
         rounds.sort(key=lambda r: r.round_number)
         return rounds
 
-    def list_public(self, since: float, limit: int) -> list[PublicGame]:
+    def list_public(
+        self, since: float, limit: int, after: tuple[float, str] | None = None
+    ) -> list[PublicGame]:
         # The index projects no ``expires_at``, so a listed game past its expiry stays listed
         # until TTL deletes it; with a week of TTL and a half-hour list window it never shows.
+        # A page after ``after`` is a query up to its time, less the entries at that very
+        # time that came before it (equal times are the only place the order needs the UUID).
         games: list[PublicGame] = []
         start: Item | None = None
-        while len(games) < limit:
-            kwargs: dict[str, Any] = {"Limit": limit - len(games)}
+        condition = "list_pk = :listed AND last_modified >= :since"
+        values: dict[str, Any] = {":listed": {"S": LISTED}, ":since": {"N": _number(float(since))}}
+        if after is not None:
+            condition = "list_pk = :listed AND last_modified BETWEEN :since AND :before"
+            values[":before"] = {"N": _number(float(after[0]))}
+        while True:
+            kwargs: dict[str, Any] = {"Limit": max(limit - len(games), 1) + 8}
             if start is not None:
                 kwargs["ExclusiveStartKey"] = start
             self._count("Query")
             page = self.client.query(
                 TableName=self.table_name,
                 IndexName=PUBLIC_INDEX,
-                KeyConditionExpression="list_pk = :listed AND last_modified >= :since",
-                ExpressionAttributeValues={
-                    ":listed": {"S": LISTED},
-                    ":since": {"N": _number(float(since))},
-                },
+                KeyConditionExpression=condition,
+                ExpressionAttributeValues=values,
                 ScanIndexForward=False,
                 **kwargs,
             )
             games.extend(
-                PublicGame(
-                    game_uuid=item["game_uuid"]["S"],
-                    room=int(item["room"]["N"]),
-                    players=[nick["S"] for nick in item["nicknames"]["L"]],
-                    last_modified=float(item["last_modified"]["N"]),
+                game
+                for game in (
+                    PublicGame(
+                        game_uuid=item["game_uuid"]["S"],
+                        room=int(item["room"]["N"]),
+                        players=[nick["S"] for nick in item["nicknames"]["L"]],
+                        last_modified=float(item["last_modified"]["N"]),
+                    )
+                    for item in page.get("Items", [])
                 )
-                for item in page.get("Items", [])
+                if after is None or (game.last_modified, game.game_uuid) < after
             )
             start = page.get("LastEvaluatedKey")
             if not start:
                 break
+            if len(games) > limit and games[limit].last_modified < games[limit - 1].last_modified:
+                break  # the page is full and no tie straddles its end
+        games.sort(key=lambda g: (g.last_modified, g.game_uuid), reverse=True)
         return games[:limit]
 
     def list_due(self, before: float, limit: int) -> list[DueGame]:
@@ -527,6 +541,38 @@ class DynamoStore:
         """Nothing to do: the table's TTL deletes expired items (and reads ignore them
         until it does)."""
         return 0
+
+    @staticmethod
+    def _create_key(key_hash: str) -> Item:
+        return {"pk": {"S": f"CREATE#{key_hash}"}, "sk": {"S": "KEY"}}
+
+    def find_create_key(self, key_hash: str) -> str | None:
+        self._count("GetItem")
+        item = self.client.get_item(
+            TableName=self.table_name,
+            Key=self._create_key(key_hash),
+            ConsistentRead=True,
+            ProjectionExpression="game_uuid",
+        ).get("Item")
+        return None if item is None else item["game_uuid"]["S"]
+
+    def claim_create_key(self, key_hash: str, game_uuid: str, expires_at: int) -> str:
+        item: Item = {**self._create_key(key_hash), "game_uuid": {"S": game_uuid}}
+        if expires_at:
+            item[TTL_ATTRIBUTE] = {"N": _number(expires_at)}
+        self._count("PutItem")
+        try:
+            self.client.put_item(
+                TableName=self.table_name, Item=item, ConditionExpression=_CREATE_CONDITION
+            )
+        except ClientError as err:
+            if not _lost_race(err):
+                raise
+            owner = self.find_create_key(key_hash)
+            if owner is None:  # claimed, then deleted by TTL in between: a fresh attempt
+                return self.claim_create_key(key_hash, game_uuid, expires_at)
+            return owner
+        return game_uuid
 
     def allocate_room(self) -> int:
         self._count("UpdateItem")

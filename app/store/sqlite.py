@@ -39,6 +39,11 @@ CREATE TABLE IF NOT EXISTS rounds (
     last_modified REAL NOT NULL DEFAULT 0,
     PRIMARY KEY (game_uuid, round_number)
 );
+CREATE TABLE IF NOT EXISTS create_keys (
+    key_hash      TEXT PRIMARY KEY,
+    game_uuid     TEXT NOT NULL,
+    expires_at    INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS counters (
     name  TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -214,14 +219,21 @@ class SqliteStore:
         )
         return [RoundSnapshot(game_uuid, n, json.loads(data), lm) for n, data, lm in rows]
 
-    def list_public(self, since: float, limit: int) -> list[PublicGame]:
+    def list_public(
+        self, since: float, limit: int, after: tuple[float, str] | None = None
+    ) -> list[PublicGame]:
+        page = ""
+        args: tuple[object, ...] = (since, int(time.time()))
+        if after is not None:
+            page = " AND (last_modified < ? OR (last_modified = ? AND game_uuid < ?))"
+            args = (*args, after[0], after[0], after[1])
         rows = (
             self._connection()
             .execute(
                 "SELECT game_uuid, room, nicknames, last_modified FROM games"
-                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?"
-                " ORDER BY last_modified DESC LIMIT ?",
-                (since, int(time.time()), limit),
+                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?" + page + ""
+                " ORDER BY last_modified DESC, game_uuid DESC LIMIT ?",
+                (*args, limit),
             )
             .fetchall()
         )
@@ -238,6 +250,26 @@ class SqliteStore:
             .fetchall()
         )
         return [DueGame(g, version, due) for g, version, due in rows]
+
+    def find_create_key(self, key_hash: str) -> str | None:
+        row = (
+            self._connection()
+            .execute("SELECT game_uuid FROM create_keys WHERE key_hash = ?", (key_hash,))
+            .fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    def claim_create_key(self, key_hash: str, game_uuid: str, expires_at: int) -> str:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO create_keys (key_hash, game_uuid, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key_hash) DO NOTHING",
+                (key_hash, game_uuid, expires_at),
+            )
+            (owner,) = conn.execute(
+                "SELECT game_uuid FROM create_keys WHERE key_hash = ?", (key_hash,)
+            ).fetchone()
+        return str(owner)
 
     def allocate_room(self) -> int:
         with self._write() as conn:
@@ -257,4 +289,5 @@ class SqliteStore:
                 " (SELECT game_uuid FROM games WHERE expires_at < ?)",
                 (cutoff,),
             )
+            conn.execute("DELETE FROM create_keys WHERE expires_at < ?", (cutoff,))
             return conn.execute("DELETE FROM games WHERE expires_at < ?", (cutoff,)).rowcount

@@ -131,24 +131,25 @@ class Connections:
             ]
         )
 
-    def remove(self, connection_id: str) -> str | None:
-        """Forget a closed connection; returns the game it watched (None if unknown, e.g.
-        already removed after a failed push, or expired, or a public-games watcher)."""
+    def remove(self, connection_id: str) -> bool:
+        """Forget a closed connection; returns whether it was still recorded (False if
+        unknown, e.g. already removed after a failed push, or expired), so that a repeated
+        ``$disconnect`` frees its address's place only once."""
         old = self.client.delete_item(
             TableName=self.table_name, Key=reverse_key(connection_id), ReturnValues="ALL_OLD"
         ).get("Attributes")
         if not old:
-            return None
+            return False
         if old.get("public", {}).get("BOOL"):
             self.client.delete_item(TableName=self.table_name, Key=watcher_key(None, connection_id))
-            return None
+            return True
         if "game_uuid" not in old:
-            return None
+            return True
         game_uuid = old["game_uuid"].get("S", "")
         self.client.delete_item(
             TableName=self.table_name, Key=watcher_key(game_uuid, connection_id)
         )
-        return game_uuid
+        return True
 
     def forget(self, watcher: Watcher) -> None:
         """Delete both items of a connection that API Gateway says is gone."""

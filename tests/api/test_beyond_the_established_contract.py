@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import uuid
 from typing import Any
 
 import pytest
@@ -150,15 +151,16 @@ def test_an_idempotency_key_reused_for_another_request_is_refused(blef: Blef) ->
 
 
 def test_creating_with_an_idempotency_key_twice_gives_the_same_game(blef: Blef) -> None:
-    assert blef.create_post(key="create-abc") == blef.create_post(key="create-abc")
-    assert blef.create_post(key="create-abc") != blef.create_post(key="create-xyz")
+    first, second = str(uuid.uuid4()), str(uuid.uuid4())
+    assert blef.create_post(key=first) == blef.create_post(key=first)
+    assert blef.create_post(key=first) != blef.create_post(key=second)
 
 
 def test_a_retried_join_returns_the_same_player_and_adds_nobody(
     blef: Blef, client: TestClient
 ) -> None:
     game = blef.create()
-    headers = {"Idempotency-Key": "join-1"}
+    headers = {"Idempotency-Key": str(uuid.uuid4())}
     first = client.post(f"/games/{game}/join", json={"nickname": "alice"}, headers=headers)
     again = client.post(f"/games/{game}/join", json={"nickname": "alice"}, headers=headers)
     assert first.json() == again.json()

@@ -9,6 +9,7 @@ consistent, and the version risen by exactly the number of changes that were app
 from __future__ import annotations
 
 import random
+import uuid
 from functools import partial
 
 import pytest
@@ -85,12 +86,12 @@ def test_the_same_move_sent_twice_at_once_is_applied_once(
 def test_retries_with_one_idempotency_key_in_parallel_apply_once_and_get_one_reply(
     any_service: GameService, any_store: GameStore
 ) -> None:
-    key = f"create-{random.random()}"
+    key = str(uuid.uuid4())  # create and join take only keys as hard to guess as a secret
     created = race([partial(any_service.create_game, key)] * RETRIES)
     assert len({c["game_uuid"] for c in created}) == 1
     game = created[0]["game_uuid"]
 
-    joins = race([partial(any_service.join, game, "ann", "join-ann")] * RETRIES)
+    joins = race([partial(any_service.join, game, "ann", str(uuid.uuid4()))] * RETRIES)
     assert len({j["player_uuid"] for j in joins}) == 1
     players = {"ann": joins[0]["player_uuid"], "ben": any_service.join(game, "ben")["player_uuid"]}
     starts = race([partial(any_service.start, game, players["ann"], "start")] * RETRIES)

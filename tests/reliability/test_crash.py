@@ -22,6 +22,7 @@ import httpx
 
 from app.store.sqlite import SqliteStore
 from benchmarks.load import (
+    UNLIMITED,
     GameLog,
     Server,
     Totals,
@@ -80,7 +81,7 @@ def test_a_killed_server_loses_no_acknowledged_change_and_every_game_stays_consi
     tmp_path: Path,
 ) -> None:
     db = tmp_path / "blef.db"
-    first = Server(db, tmp_path / "first.log")
+    first = Server(db, tmp_path / "first.log", env=UNLIMITED)
     first.start()
     totals = Totals()
     stop = threading.Event()
@@ -115,7 +116,7 @@ def test_a_killed_server_loses_no_acknowledged_change_and_every_game_stays_consi
     assert in_play, "the kill should have come in the middle of games"
     finished_before = len(games) - len(in_play)
 
-    second = Server(db, tmp_path / "second.log")
+    second = Server(db, tmp_path / "second.log", env=UNLIMITED)
     second.start()
     try:
         assert verify_all(second.url, games, unacknowledged=1) == {}

@@ -90,3 +90,23 @@ def test_the_list_keeps_the_exact_last_modified(store: GameStore) -> None:
     store.create(doc)
     [listed] = store.list_public(since=1763700000.1234567, limit=5)
     assert listed.last_modified == 1763700000.1234567
+
+
+def test_pages_after_a_position_continue_where_the_last_page_ended(store: GameStore) -> None:
+    docs = [
+        new_doc(lobby_game(f"p{i}"), room=i + 1, last_modified=T0 + i // 2) for i in range(9)
+    ]  # pairs of games share a time: the UUID orders them
+    for doc in docs:
+        store.create(doc)
+    expected = sorted(
+        (entry(d) for d in docs), key=lambda g: (g.last_modified, g.game_uuid), reverse=True
+    )
+    seen: list[PublicGame] = []
+    after: tuple[float, str] | None = None
+    for _ in range(10):
+        page = store.list_public(since=0, limit=2, after=after)
+        seen.extend(page)
+        if len(page) < 2:
+            break
+        after = (page[-1].last_modified, page[-1].game_uuid)
+    assert seen == expected

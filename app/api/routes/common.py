@@ -13,8 +13,11 @@ _DESCRIPTIONS = {
     403: "Refused in this state: game started, room full, too few players",
     408: "The request body did not arrive in time",
     409: "Lost a race or a stale `expected_version`: nothing was applied",
+    410: "A keyed create retried after the game it made expired (`game_gone`)",
     413: "Request body too large",
     422: "Idempotency-Key reused for a different request",
+    429: "Past a limit of the client's address (`rate_limited`, `too_many_in_flight`);"
+    " see `Retry-After`",
 }
 
 
@@ -22,6 +25,7 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI entries for the error statuses a route can answer."""
     if 413 in statuses:  # a route that reads a body: it may also time out reading it
         statuses = (*statuses, 408)
+    statuses = (*statuses, 429)  # any route, past the address's requests in flight
     return {s: {"model": ErrorBody, "description": _DESCRIPTIONS[s]} for s in sorted(statuses)}
 
 

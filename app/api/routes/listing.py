@@ -32,8 +32,20 @@ def list_games(
             " above it, 400",
         ),
     ] = None,
+    cursor: Annotated[
+        str | None,
+        Query(
+            max_length=200,
+            description="The next page: the `X-Next-Cursor` header of the previous page,"
+            " sent back as is",
+        ),
+    ] = None,
 ) -> JSONResponse:
-    return reply(service.list_public(limit))
+    games, following = service.list_public_page(limit, cursor)
+    response = reply(games)
+    if following is not None:
+        response.headers["X-Next-Cursor"] = following
+    return response
 
 
 @router.get("/health", tags=["service"], summary="Liveness check")

@@ -18,6 +18,7 @@ from app.api.schemas import (
     Message,
     TimeLimitRequest,
 )
+from app.service import ids
 from app.service.errors import InvalidParameter
 
 router = APIRouter(tags=["lobby"])
@@ -40,7 +41,7 @@ def create_game(service: ServiceDep) -> JSONResponse:
 @router.post(
     "/games/create",
     response_model=None,
-    responses={200: {"model": CreatedGame}, **errors(400, 409, 413)},
+    responses={200: {"model": CreatedGame}, **errors(400, 409, 410, 413)},
     summary="Create a game (POST form; retry-safe with Idempotency-Key)",
 )
 def create_game_post(service: ServiceDep, key: IdempotencyKeyDep) -> JSONResponse:
@@ -214,6 +215,8 @@ def set_time_limit_post(
 
 def _text(name: str, value: object) -> str | None:
     """A body field that must be text (or absent, which the service reports as missing)."""
-    if value is None or isinstance(value, str):
+    if value is None:
         return value
+    if isinstance(value, str):
+        return ids.text(name, value)
     raise InvalidParameter(name, value, f"'{name}' must be a string")

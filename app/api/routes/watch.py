@@ -70,22 +70,32 @@ class Watchers:
     """The open websockets of one app: how many (bounded), the hub that feeds them, and the
     threads their store reads run in."""
 
-    def __init__(self, limit: int, service: GameService) -> None:
+    def __init__(self, limit: int, service: GameService, per_address: int = 0) -> None:
         self.limit = limit
+        self.per_address = per_address
         self.open = 0
+        self.by_address: dict[str, int] = {}
         self.hub = Hub()
         service.subscribe(self.hub.notice)
         self._threads: anyio.CapacityLimiter | None = None
 
-    def enter(self) -> bool:
-        """Count one more websocket, unless the bound is reached."""
-        if self.open >= self.limit:
+    def enter(self, address: str = "") -> bool:
+        """Count one more websocket, unless the bound is reached, in all or for the client's
+        address (so one client cannot hold every slot; 0: no bound per address)."""
+        mine = self.by_address.get(address, 0)
+        if self.open >= self.limit or (self.per_address and mine >= self.per_address):
             return False
         self.open += 1
+        self.by_address[address] = mine + 1
         return True
 
-    def leave(self) -> None:
+    def leave(self, address: str = "") -> None:
         self.open -= 1
+        mine = self.by_address.get(address, 0) - 1
+        if mine > 0:
+            self.by_address[address] = mine
+        else:
+            self.by_address.pop(address, None)
 
     async def run(self, function: Callable[..., T], *args: object) -> T:
         """``function(*args)`` in one of the watchers' threads (the store blocks)."""
@@ -106,7 +116,8 @@ def _watchers(websocket: WebSocket, service: GameService) -> Watchers:
     state = websocket.app.state
     watchers: Watchers | None = getattr(state, "watchers", None)
     if watchers is None:  # no await since the check: no other task can get here between
-        watchers = Watchers(service.settings.max_websockets, service)
+        settings = service.settings
+        watchers = Watchers(settings.max_websockets, service, settings.max_websockets_per_address)
         state.watchers = watchers
     return watchers
 
@@ -116,8 +127,9 @@ def _watchers(websocket: WebSocket, service: GameService) -> Watchers:
 async def watch(websocket: WebSocket, service: WatchServiceDep) -> None:
     """Send the game's (or the public games') state now and after every change."""
     watchers = _watchers(websocket, service)
+    address = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
-    if not watchers.enter():
+    if not watchers.enter(address):
         log.warning("websocket_refused", extra={"open": watchers.open})
         await websocket.close(CLOSE_TRY_AGAIN_LATER, "Too many websockets open; try again later")
         return
@@ -144,7 +156,7 @@ async def watch(websocket: WebSocket, service: WatchServiceDep) -> None:
         pass
     finally:
         watchers.hub.leave(subscription)
-        watchers.leave()
+        watchers.leave(address)
 
 
 async def _follow_game(
