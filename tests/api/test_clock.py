@@ -4,6 +4,7 @@ who lets the move time limit pass loses the round; on a fake clock, never a real
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -303,4 +304,25 @@ def test_blef_serve_runs_the_clock_in_its_own_thread(tmp_path: Path) -> None:
     history = service.state(game).body["history"]
     assert history
     assert history[0]["player"].endswith("_(AI)")
+    store.close()
+
+
+def test_blef_serve_restarted_over_a_file_with_moves_pending_makes_them(tmp_path: Path) -> None:
+    """The server stops with an AI move pending; a new server on the same file (its clock
+    thread on, as ``blef serve`` runs) makes the move with no client asking."""
+    path = tmp_path / "restart.db"
+    before = Settings(db_path=path, ai_think_seconds=30, run_clock=False)
+    store = SqliteStore(path)
+    game, _ = ai_game(GameService(store, before))
+    store.close()
+
+    after = Settings(db_path=path, ai_think_seconds=0)  # run_clock on, like blef serve
+    store = SqliteStore(path)
+    service = GameService(store, after, clock=lambda: time.time() + 60)  # past the think time
+    with TestClient(create_app(after, service)):
+        moved = threading.Event()
+        service.subscribe(lambda change: moved.set())
+        if not service.state(game).body["history"]:
+            assert moved.wait(20)
+    assert service.state(game).body["history"][0]["player"].endswith("_(AI)")
     store.close()
