@@ -142,3 +142,12 @@ class PlayRequest(BaseModel):
 class InviteRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     agent_name: _Text = None
+
+
+class Odds(BaseModel):
+    round_number: int
+    hand: list[Card]
+    unknown_cards: int = Field(description="Cards the other players hold in total")
+    probabilities: list[float] = Field(
+        min_length=88, max_length=88, description="By action id 0..87: the chance the set exists"
+    )
