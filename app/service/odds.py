@@ -36,7 +36,9 @@ def odds(service: GameService, game_uuid: str, player_uuid: str | None) -> Body:
     if doc.status == Status.FINISHED.value:
         raise rules.GameFinished
     view = service.state(game_uuid, player_uuid).body
-    own = next((h["hand"] for h in view["hands"] if h["nickname"] == viewer), [])
+    own: list[dict[str, int]] = next(
+        (h["hand"] for h in view["hands"] if h["nickname"] == viewer), []
+    )
     if not own:
         raise InvalidParameter("player_uuid", None, "This player is out of the game")
     hand = [Card(Value(c["value"]), Colour(c["colour"])) for c in own]
