@@ -6,6 +6,8 @@ import re
 import time
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 GAME_URL = re.compile(r"#/game/([0-9a-f-]{36})$")
 
 
@@ -43,14 +45,13 @@ def dismiss_reveals(page: Any) -> int:
 
 def play_one_move(page: Any) -> bool:
     """If it is our move: check when we may, else bet the lowest legal bet. Did we move?"""
-    check = page.locator("#check-button")
-    bet = page.locator("#bet-button")
-    if check.is_visible():
-        check.click()
-        return True
-    if bet.is_visible():
-        bet.click()
-        return True
+    for button in (page.locator("#check-button"), page.locator("#bet-button")):
+        if button.is_visible():
+            try:
+                button.click(timeout=2000)
+            except PlaywrightError:  # the page moved on (a new state) before the click
+                return False
+            return True
     return False
 
 
@@ -59,7 +60,9 @@ def play_to_the_end(page: Any, limit_seconds: float = 180) -> int:
     revealed = 0
     deadline = time.monotonic() + limit_seconds
     while not page.locator("#winner").is_visible():
-        assert time.monotonic() < deadline, "the game did not end"
+        if time.monotonic() > deadline:
+            page.screenshot(path="/tmp/blef-stuck.png")
+            raise AssertionError("the game did not end: " + page.locator("main").inner_text())
         revealed += dismiss_reveals(page)
         if not play_one_move(page):
             page.wait_for_timeout(100)
