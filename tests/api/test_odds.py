@@ -6,6 +6,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.facts import Card, Colour, Value
 from engine.probability import set_probabilities
@@ -116,3 +118,17 @@ def test_odds_after_the_game_are_refused_as_finished(client: TestClient, blef: B
     r = client.get(f"/games/{game}/odds", headers=bearer(alice))
     assert r.status_code == 400
     assert r.json()["code"] == "game_finished"
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(token=st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=60))
+def test_no_guessed_token_gets_odds_or_a_5xx(client: TestClient, blef: Blef, token: str) -> None:
+    game = blef.create_post()
+    alice = blef.join_post(game, "alice")
+    blef.join_post(game, "bob")
+    blef.start_post(game, alice)
+    r = client.get(f"/games/{game}/odds", headers={"Authorization": f"Bearer {token}"})
+    assert 400 <= r.status_code < 500
+    assert set(r.json()) == {"error", "code"}

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.web import STATIC_DIR
 
@@ -60,3 +64,16 @@ def test_the_page_loads_no_asset_from_another_origin() -> None:
         assert "http://" not in text
         assert "https://" not in text
         assert "//cdn" not in text
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=st.text(min_size=1, max_size=50))
+def test_no_file_name_gets_a_5xx_or_a_file_outside_the_clients_folder(
+    client: TestClient, name: str
+) -> None:
+    r = client.get("/app/" + quote(name, safe=""))
+    assert r.status_code in {200, 404}
+    if r.status_code == 200:
+        assert (STATIC_DIR / name).is_file()
