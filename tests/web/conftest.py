@@ -55,7 +55,7 @@ def new_page(browser: Any) -> Iterator[Any]:
 
     def make(width: int = 1000, height: int = 900) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(30_000)  # a loaded 2-core CI machine
         contexts.append(context)
         return context.new_page()
 
