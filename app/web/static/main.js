@@ -109,6 +109,10 @@ function table(game) {
   async function accept(state) {
     const prev = s.state;
     if (prev && prev.version && state.version && state.version < prev.version) return;
+    // The same version seen twice (the poll and a websocket nudge race): nothing to redraw,
+    // and redrawing would replace the field the person is typing in.
+    if (prev && state.version && state.version === prev.version && state.round_number === prev.round_number
+      && (state.hands || []).length === (prev.hands || []).length) return;
     // Rounds that ended since the last state we showed: reveal each from its snapshot.
     const from = s.shownRound;
     s.state = state;
@@ -176,6 +180,11 @@ function table(game) {
     const st = s.state;
     if (!st) return;
     const focused = document.activeElement && document.activeElement.id;
+    const typed = {};
+    for (const id of ["nickname", "time-limit"]) {
+      const el = document.getElementById(id);
+      if (el && el.value) typed[id] = el.value;
+    }
     const me = s.seat && s.seat.nickname;
     const admin = me && st.admin_nickname === me;
     const parts = [];
@@ -226,6 +235,10 @@ function table(game) {
     }
     parts.push(historyEl(st.history || []));
     view().replaceChildren(h("section", { class: "panel table" }, parts));
+    for (const [id, value] of Object.entries(typed)) {
+      const el = document.getElementById(id);
+      if (el) el.value = value;
+    }
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   }
 
