@@ -14,6 +14,9 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[dev,infra]"
+	# The browser tests drive Debian's chromium (never a downloaded one).
+	test -x /usr/bin/chromium || (apt-get update && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver)
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -156,3 +156,12 @@ class TimeLimitRequest(BaseModel):
     time_limit: Annotated[
         Any, WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 300})
     ] = Field(default=None, description="Seconds each move may take: 0 for none, or 1..300")
+
+
+class Odds(BaseModel):
+    round_number: int
+    hand: list[Card]
+    unknown_cards: int = Field(description="Cards the other players hold in total")
+    probabilities: list[float] = Field(
+        min_length=88, max_length=88, description="By action id 0..87: the chance the set exists"
+    )

@@ -150,3 +150,11 @@ def test_bytecode_is_compiled_only_by_a_python_of_the_runtime_version() -> None:
     assert build.find_compiler(this, sys.executable) is not None
     command = build.compile_command("python3.13", Path("/out"))
     assert command[-3:] == ["--invalidation-mode", "unchecked-hash", "/out"]
+
+
+def test_the_browser_clients_files_are_shipped_in_the_package(tmp_path: Path) -> None:
+    build.copy_packages(REPO_DIR, tmp_path)
+    static = tmp_path / "app" / "web" / "static"
+    shipped = sorted(p.name for p in static.iterdir())
+    assert {"index.html", "main.js", "bets.js", "deal.js", "api.js", "style.css"} <= set(shipped)
+    assert (tmp_path / "app" / "api" / "routes" / "web.py").is_file()

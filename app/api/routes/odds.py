@@ -1,0 +1,26 @@
+"""The probability aid: ``GET /games/{game_uuid}/odds`` with the player's Bearer token."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from app.api.deps import BearerDep, ServiceDep
+from app.api.routes.common import errors, reply
+from app.api.schemas import Odds
+from app.service.odds import odds
+
+router = APIRouter(tags=["play"])
+
+
+@router.get(
+    "/games/{game_uuid}/odds",
+    response_model=None,
+    responses={200: {"model": Odds}, **errors(400)},
+    summary="The chance each set exists, given your own hand (Bearer only)",
+)
+def game_odds(game_uuid: str, service: ServiceDep, bearer: BearerDep) -> JSONResponse:
+    """For a seated player of a running game: the exact probability that each of the 88
+    sets exists among all cards in play, given their own hand and the others' card counts.
+    The credential is read from the ``Authorization`` header only, never from the URL."""
+    return reply(odds(service, game_uuid, bearer))

@@ -1,0 +1,385 @@
+// The Blef browser client: hash routes #/ (lobby), #/game/<uuid> (table), #/replay/<uuid>.
+import { api, ApiError, keepSeat, seatOf } from "./api.js";
+import { actionName, cardName, CHECK, LOST, SETS, SUIT_SYMBOLS, VALUES } from "./bets.js";
+import { verifyRound } from "./deal.js";
+
+const AGENTS = ["Dazhbog", "Porevit", "probabilist", "bold", "bayesian", "random"];
+const REVEAL_SECONDS = 8;
+const view = () => document.getElementById("view");
+let stop = () => {};
+
+/** Build an element: h("button", {onclick, "aria-label": ...}, "text", child, ...). */
+function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
+    el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+function say(text, isError = false) {
+  const s = document.getElementById("status");
+  s.textContent = text;
+  s.className = isError ? "error" : "";
+}
+
+function cardEl(card) {
+  const red = card.colour === 1 || card.colour === 2;
+  return h("span", { class: `card ${red ? "red" : "black"}`, role: "img", "aria-label": cardName(card) },
+    h("span", { class: "v" }, VALUES[card.value]), h("span", { class: "s" }, SUIT_SYMBOLS[card.colour]));
+}
+
+function route() {
+  stop();
+  stop = () => {};
+  const hash = location.hash || "#/";
+  const game = hash.match(/^#\/game\/([0-9a-fA-F-]{36})$/);
+  const replay = hash.match(/^#\/replay\/([0-9a-fA-F-]{36})$/);
+  if (game) stop = table(game[1].toLowerCase());
+  else if (replay) replayView(replay[1].toLowerCase());
+  else stop = lobby();
+}
+
+// ---------------------------------------------------------------- lobby
+function lobby() {
+  const list = h("ul", { class: "games", "aria-label": "Public games" });
+  const create = h("button", { class: "primary", onclick: async () => {
+    try {
+      const { data } = await api("/games/create", { method: "POST" });
+      location.hash = `#/game/${data.game_uuid}`;
+    } catch (e) { say(e.message, true); }
+  } }, "Create a game");
+  const link = h("input", { id: "join-link", "aria-label": "Game link or UUID", placeholder: "Paste a game link" });
+  const go = h("form", { class: "row", onsubmit: (ev) => {
+    ev.preventDefault();
+    const m = link.value.match(/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/);
+    if (m) location.hash = `#/game/${m[0].toLowerCase()}`; else say("That is not a game link.", true);
+  } }, link, h("button", { type: "submit" }, "Open"));
+  view().replaceChildren(h("section", { class: "panel" },
+    h("h1", {}, "Play Blef"),
+    h("p", {}, "Create a game and share its link, or join a public game below."),
+    create, go,
+    h("h2", {}, "Public games"), list));
+  const show = (games) => {
+    if (!games.length) { list.replaceChildren(h("li", { class: "muted" }, "No public games right now.")); return; }
+    list.replaceChildren(...games.map((g) => h("li", {},
+      h("span", {}, `Room ${g.room}: `, g.players.join(", ") || "nobody yet"),
+      h("a", { href: `#/game/${g.game_uuid}`, class: "button", "aria-label": `Open room ${g.room}` }, "Open"))));
+  };
+  let alive = true;
+  const poll = async () => {
+    try { show((await api("/games")).data); } catch (e) { say(e.message, true); }
+  };
+  poll();
+  const timer = setInterval(poll, 3000); // the websocket below only speeds this up
+  return () => { alive = false; clearInterval(timer); };
+}
+
+// ---------------------------------------------------------------- table
+function table(game) {
+  const s = { state: null, etag: null, seat: seatOf(game), shownRound: null, revealed: new Set(),
+    odds: null, oddsOn: localStorage.getItem("blef:odds") === "on", busy: false };
+  let alive = true;
+  let socket = null;
+
+  const token = () => s.seat && s.seat.player_uuid;
+
+  async function refresh() {
+    try {
+      const r = await api(`/games/${game}`, { token: token(), etag: s.etag });
+      if (r.status === 304 || !alive) return;
+      s.etag = r.etag;
+      await accept(r.data);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 400 && token() && e.code !== "unknown_game") {
+        say(`Your seat was not recognised (${e.message}); watching instead.`, true);
+        s.seat = null;
+        return refresh();
+      }
+      view().replaceChildren(h("section", { class: "panel" }, h("h1", {}, "Game not found"),
+        h("p", { class: "error" }, e.message), h("a", { href: "#/" }, "Back to the lobby")));
+    }
+  }
+
+  async function accept(state) {
+    const prev = s.state;
+    if (prev && prev.version && state.version && state.version < prev.version) return;
+    // The same version seen twice (the poll and a websocket nudge race): nothing to redraw,
+    // and redrawing would replace the field the person is typing in.
+    if (prev && state.version && state.version === prev.version && state.round_number === prev.round_number
+      && (state.hands || []).length === (prev.hands || []).length) return;
+    // Rounds that ended since the last state we showed: reveal each from its snapshot.
+    const from = s.shownRound;
+    s.state = state;
+    if (from !== null && state.round_number > from) {
+      for (let n = Math.max(from, 1); n < state.round_number; n++) await revealRound(n);
+    }
+    if (state.status === "Finished" && !s.revealed.has(state.round_number)) revealState(state);
+    s.shownRound = state.round_number;
+    if (s.oddsOn && isMyTurn()) await loadOdds(); else s.odds = null;
+    render();
+  }
+
+  async function revealRound(n) {
+    if (s.revealed.has(n)) return;
+    try {
+      const { data } = await api(`/games/${game}?round=${n}`, { token: token() });
+      revealState(data);
+    } catch (e) { say(e.message, true); }
+  }
+
+  function revealState(snap) {
+    const hist = snap.history || [];
+    if (!hist.length || hist[hist.length - 1].action_id !== LOST) return;
+    s.revealed.add(snap.round_number);
+    showReveal(snap);
+  }
+
+  function isMyTurn() {
+    return s.state && s.seat && s.state.cp_nickname === s.seat.nickname && s.state.legal_actions;
+  }
+
+  async function loadOdds() {
+    try { s.odds = (await api(`/games/${game}/odds`, { token: token() })).data.probabilities; }
+    catch { s.odds = null; }
+  }
+
+  async function act(path, body, done) {
+    if (s.busy) return;
+    s.busy = true;
+    try {
+      const r = await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
+      say(done || (r.data && r.data.message) || "Done.");
+      if (path === "play" && r.data && r.data.history) revealState(r.data);
+    } catch (e) {
+      say(e.message, true);
+    } finally {
+      s.busy = false;
+    }
+    s.etag = null;
+    await refresh();
+  }
+
+  async function join(nickname) {
+    try {
+      const { data } = await api(`/games/${game}/join`, { method: "POST", body: { nickname } });
+      s.seat = { player_uuid: data.player_uuid, nickname };
+      keepSeat(game, s.seat);
+      say(`You joined as ${nickname}.`);
+      s.etag = null;
+      await refresh();
+    } catch (e) { say(e.message, true); }
+  }
+
+  function render() {
+    const st = s.state;
+    if (!st) return;
+    const focused = document.activeElement && document.activeElement.id;
+    const typed = {};
+    for (const id of ["nickname", "time-limit"]) {
+      const el = document.getElementById(id);
+      if (el && el.value) typed[id] = el.value;
+    }
+    const me = s.seat && s.seat.nickname;
+    const admin = me && st.admin_nickname === me;
+    const parts = [];
+    parts.push(h("h1", {}, `Room ${st.room}`, h("span", { class: "badge" }, st.status),
+      me ? h("span", { class: "you" }, `you are ${me}`) : h("span", { class: "you" }, "watching")));
+    const share = `${location.origin}/#/game/${game}`;
+    parts.push(h("p", { class: "share" }, "Share this link: ",
+      h("input", { id: "share-link", readonly: true, value: share, "aria-label": "Link to this game" })));
+
+    if (st.status === "Not started") {
+      if (!me) {
+        const nick = h("input", { id: "nickname", required: true, "aria-label": "Nickname",
+          placeholder: "Nickname", maxlength: 40, autocomplete: "nickname" });
+        parts.push(h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); join(nick.value.trim()); } },
+          nick, h("button", { type: "submit", class: "primary" }, "Join")));
+        parts.push(h("p", { class: "muted" }, "A nickname starts with a letter; letters, digits and _ only."));
+      }
+      if (admin) {
+        const agent = h("select", { id: "agent", "aria-label": "AI agent" }, AGENTS.map((a) => h("option", { value: a }, a)));
+        const limit = h("input", { id: "time-limit", type: "number", min: 0, max: 300,
+          value: st.time_limit ?? 0, "aria-label": "Move time limit in seconds (0 for none)" });
+        parts.push(h("div", { class: "admin" },
+          h("div", { class: "row" }, agent, h("button", { onclick: () => act("invite-aiagent", { agent_name: agent.value }) }, "Invite AI player")),
+          h("div", { class: "row" },
+            st.public === "true"
+              ? h("button", { onclick: () => act("make-private") }, "Make private")
+              : h("button", { onclick: () => act("make-public") }, "Make public")),
+          h("div", { class: "row" }, limit,
+            h("button", { onclick: () => act("set-time-limit", { time_limit: Number(limit.value) }) }, "Set time limit")),
+          h("button", { id: "start", class: "primary", onclick: () => act("start", undefined, "Game started.") }, "Start the game")));
+      } else if (me) {
+        parts.push(h("p", { class: "muted" }, `Waiting for ${st.admin_nickname} to start.`));
+      }
+    }
+
+    parts.push(playersEl(st));
+    const mine = (st.hands || []).find((x) => x.nickname === me);
+    if (mine && st.status === "Running") {
+      parts.push(h("section", { "aria-label": "Your cards", class: "hand" }, h("h2", {}, "Your cards"), mine.hand.map(cardEl)));
+    }
+    if (st.status === "Running" && isMyTurn()) parts.push(pickerEl(st));
+    else if (st.status === "Running" && st.cp_nickname) parts.push(h("p", { class: "turn" }, `${st.cp_nickname} to move.`));
+    if (st.status === "Finished") {
+      parts.push(h("section", { class: "panel over", "aria-label": "Game over" },
+        h("h2", {}, "Game over"), h("p", { id: "winner" }, `${st.winner} wins!`),
+        h("a", { href: `/games/${game}/record` }, "The game's record (JSON)"), " · ",
+        h("a", { href: `#/replay/${game}`, id: "replay-link" }, "Replay and verify the deals")));
+    }
+    parts.push(historyEl(st.history || []));
+    view().replaceChildren(h("section", { class: "panel table" }, parts));
+    for (const [id, value] of Object.entries(typed)) {
+      const el = document.getElementById(id);
+      if (el) el.value = value;
+    }
+    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
+  }
+
+  function playersEl(st) {
+    const deadline = st.move_deadline ? Math.max(0, Math.round(st.move_deadline - Date.now() / 1000)) : null;
+    return h("ul", { class: "players", "aria-label": "Players" }, st.players.map((p) => {
+      const out = st.status !== "Not started" && p.n_cards === 0;
+      const turn = st.cp_nickname === p.nickname;
+      return h("li", { class: `${out ? "out" : ""} ${turn ? "turn" : ""}` },
+        h("span", { class: "nick" }, p.nickname, p.nickname === st.admin_nickname ? " (admin)" : ""),
+        h("span", { class: "count" }, out ? "out" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`),
+        turn ? h("span", { class: "badge" }, deadline !== null ? `to move, ${deadline}s left` : "to move") : null);
+    }));
+  }
+
+  function pickerEl(st) {
+    const legal = st.legal_actions.filter((a) => a !== CHECK);
+    const groups = new Map();
+    for (const id of legal) {
+      const kind = SETS[id].kind;
+      if (!groups.has(kind)) groups.set(kind, []);
+      groups.get(kind).push(id);
+    }
+    const pct = (id) => (s.odds ? ` (${(100 * s.odds[id]).toFixed(1)}%)` : "");
+    const select = h("select", { id: "bet", "aria-label": "Your bet" },
+      [...groups].map(([kind, ids]) => h("optgroup", { label: kind },
+        ids.map((id) => h("option", { value: id }, SETS[id].name + pct(id))))));
+    const odds = h("input", { type: "checkbox", id: "odds-toggle", checked: s.oddsOn, onchange: async () => {
+      s.oddsOn = odds.checked;
+      localStorage.setItem("blef:odds", s.oddsOn ? "on" : "off");
+      if (s.oddsOn) await loadOdds(); else s.odds = null;
+      render();
+    } });
+    return h("section", { class: "picker", "aria-label": "Your move" }, h("h2", {}, "Your move"),
+      legal.length ? h("form", { class: "row", onsubmit: (ev) => { ev.preventDefault(); act("play", { action_id: Number(select.value) }, "Bet placed."); } },
+        select, h("button", { type: "submit", class: "primary", id: "bet-button" }, "Bet")) : null,
+      st.legal_actions.includes(CHECK)
+        ? h("button", { id: "check-button", onclick: () => act("play", { action_id: CHECK }, "Checked.") }, "Check") : null,
+      h("label", { class: "odds" }, odds, " Show the chance each bet exists, given your cards"));
+  }
+
+  function historyEl(history) {
+    const items = history.filter((e) => e.action_id !== LOST).slice().reverse();
+    return h("section", { "aria-label": "Bets so far" }, h("h2", {}, "Bets so far, newest first"),
+      items.length ? h("ol", { class: "history", reversed: true }, items.map((e) =>
+        h("li", {}, h("b", {}, e.player), e.action_id === CHECK ? " checks" : ` bets ${actionName(e.action_id)}`)))
+        : h("p", { class: "muted" }, "No bets yet this round."));
+  }
+
+  // Live updates: the websocket as an observer says "something changed"; we then fetch our
+  // own view with the Bearer header. Polling with ETag stays on as the fallback.
+  function connect() {
+    if (!alive) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    try { socket = new WebSocket(`${proto}://${location.host}/ws?game_uuid=${game}`); } catch { return; }
+    socket.onmessage = async (ev) => {
+      try {
+        const frame = JSON.parse(ev.data);
+        const body = JSON.parse(frame.body);
+        if (frame.statusCode !== 200) return;
+        const hist = body.history || [];
+        if (body.loser || (hist.length && hist[hist.length - 1].action_id === LOST)) revealState(body);
+      } catch { /* ignore a malformed frame */ }
+      refresh();
+    };
+    socket.onclose = () => { if (alive) setTimeout(connect, 2000); };
+  }
+  connect();
+  refresh();
+  const poll = setInterval(refresh, 1000);
+  const tick = setInterval(() => { if (s.state && s.state.move_deadline) render(); }, 1000);
+  return () => { alive = false; clearInterval(poll); clearInterval(tick); if (socket) socket.close(); };
+}
+
+// ---------------------------------------------------------------- the reveal of a round
+const queue = [];
+let revealTimer = null;
+
+function showReveal(snap) {
+  queue.push(snap);
+  if (queue.length === 1) nextReveal();
+}
+
+function nextReveal() {
+  const box = document.getElementById("reveal");
+  clearTimeout(revealTimer);
+  if (!queue.length) { box.hidden = true; box.replaceChildren(); return; }
+  box.replaceChildren(roundEl(queue[0], () => { queue.shift(); nextReveal(); }));
+  box.hidden = false;
+  box.querySelector("button").focus();
+  revealTimer = setTimeout(() => { queue.shift(); nextReveal(); }, REVEAL_SECONDS * 1000);
+}
+
+/** What a round's snapshot says: the checked bet, whether it existed, who lost. */
+function outcome(snap) {
+  const hist = snap.history;
+  const lost = hist[hist.length - 1];
+  const check = hist.length >= 2 && hist[hist.length - 2].action_id === CHECK ? hist[hist.length - 2] : null;
+  const bet = hist.slice().reverse().find((e) => e.action_id < CHECK);
+  const loser = snap.loser || lost.player;
+  let existed = null;
+  if (check) existed = loser === check.player;
+  return { bet, check, loser, existed };
+}
+
+function roundEl(snap, dismiss, verified) {
+  const o = outcome(snap);
+  return h("div", { class: "panel reveal", role: "dialog", "aria-label": `Round ${snap.round_number} revealed` },
+    h("h2", {}, `Round ${snap.round_number} revealed`),
+    o.bet ? h("p", {}, `${o.check ? o.check.player : "Someone"} checked ${o.bet.player}'s bet: `, h("b", {}, actionName(o.bet.action_id)),
+      o.existed === null ? "" : o.existed ? " — it was there." : " — it was not there.") : null,
+    h("p", { class: "loser" }, h("b", {}, o.loser), " lost the round."),
+    h("ul", { class: "hands" }, (snap.hands || []).map((x) =>
+      h("li", {}, h("span", { class: "nick" }, x.nickname), x.hand.map(cardEl)))),
+    verified || null,
+    dismiss ? h("button", { onclick: dismiss, class: "primary" }, "Continue") : null);
+}
+
+// ---------------------------------------------------------------- replay
+async function replayView(game) {
+  view().replaceChildren(h("p", {}, "Loading the record…"));
+  let record;
+  try { record = (await api(`/games/${game}/record`)).data; }
+  catch (e) { view().replaceChildren(h("p", { class: "error" }, e.message)); return; }
+  await renderReplay(record, game);
+}
+
+export async function renderReplay(record, game) {
+  const rounds = [];
+  for (const r of record.rounds) {
+    const v = await verifyRound(r);
+    rounds.push(h("li", { class: "replay-round" }, roundEl(r, null,
+      h("p", { class: v.ok ? "verified" : "error" }, v.ok ? "✓ Deal verified: " : "✗ Deal NOT verified: ", v.reason,
+        h("br"), h("small", {}, `commitment ${r.commitment}`), h("br"), h("small", {}, `seed ${r.seed}`))),
+      h("ol", { class: "history" }, r.history.map((e) => h("li", {}, h("b", {}, e.player), " ", actionName(e.action_id))))));
+  }
+  view().replaceChildren(h("section", { class: "panel" },
+    h("h1", {}, `Replay of room ${record.room}`), h("p", { id: "winner" }, `${record.winner} won.`),
+    h("p", {}, h("a", { href: `#/game/${game}` }, "Back to the table")),
+    h("ol", { class: "rounds" }, rounds)));
+}
+
+window.addEventListener("hashchange", route);
+route();
