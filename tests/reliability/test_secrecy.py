@@ -251,7 +251,7 @@ def test_every_reader_sees_exactly_what_the_rules_allow_in_every_round_of_random
         if mover not in players:  # an AI player: its move is the clock's own change
             before = service.state(game_uuid).body["version"]
             world.clock.run_due()
-            assert service.state(game_uuid).body["version"] == before + 1
+            assert service.state(game_uuid).body["version"] > before
             continue
         reply = service.play(game_uuid, players[mover], choose(views[0], rng))
         assert not secrets_in(json.dumps(reply), world.secrets)
