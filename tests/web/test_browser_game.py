@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,30 @@ def test_a_tampered_record_fails_the_replays_verification(server: Server, new_pa
     first = page.locator(".replay-round").first
     assert "NOT verified" in first.inner_text()
     assert page.locator(".verified").count() == page.locator(".replay-round").count() - 1
+
+
+def test_the_lobby_shows_a_game_made_public_live_without_a_reload(
+    server: Server, new_page: Any
+) -> None:
+    """The lobby watches the public games over the websocket: a game made public elsewhere
+    appears (polling alone would take 10 s; the wait here is bounded below that)."""
+    lobby = new_page()
+    lobby.goto(server.url + "/")
+    lobby.get_by_role("heading", name="Public games").wait_for()
+    host = new_page()
+    create_and_join(host, server.url, "hosting")
+    host.get_by_role("button", name="Make public").click()
+    lobby.get_by_text(re.compile(r"Room \d+: hosting")).wait_for(timeout=5000)
+
+
+def test_the_admin_sets_a_time_limit_and_the_table_shows_the_time_left(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page()
+    create_and_join(page, server.url, "timed")
+    invite(page, "random", 2)
+    page.get_by_label("Move time limit in seconds (0 for none)").fill("120")
+    page.get_by_role("button", name="Set time limit").click()
+    page.get_by_text("Time limit set to 120").wait_for()
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_text(re.compile(r"to move, \d+s left")).wait_for()

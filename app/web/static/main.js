@@ -72,12 +72,38 @@ function lobby() {
       h("a", { href: `#/game/${g.game_uuid}`, class: "button", "aria-label": `Open room ${g.room}` }, "Open"))));
   };
   let alive = true;
+  let games = new Map(); // game_uuid -> {game_uuid, room, players}, newest first on display
+  const draw = () => show([...games.values()].sort((a, b) => b.last_modified - a.last_modified));
   const poll = async () => {
-    try { show((await api("/games")).data); } catch (e) { say(e.message, true); }
+    try {
+      games = new Map((await api("/games")).data.map((g) => [g.game_uuid, g]));
+      draw();
+    } catch (e) { say(e.message, true); }
+  };
+  // Live: a websocket with no game is a public-games watcher; each message is one game that
+  // is public ("true") or has just stopped being public ("false"). Polling stays the fallback.
+  let socket = null;
+  const connect = () => {
+    if (!alive) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    try { socket = new WebSocket(`${proto}://${location.host}/ws`); } catch { return; }
+    socket.onmessage = (ev) => {
+      try {
+        const frame = JSON.parse(ev.data);
+        const g = JSON.parse(frame.body);
+        if (frame.statusCode !== 200 || !g.game_uuid) return;
+        const known = games.get(g.game_uuid);
+        if (known && known.last_modified >= g.last_modified) return;
+        if (g.public === "true") games.set(g.game_uuid, g); else games.delete(g.game_uuid);
+        draw();
+      } catch { /* ignore a malformed frame */ }
+    };
+    socket.onclose = () => { if (alive) setTimeout(connect, 2000); };
   };
   poll();
-  const timer = setInterval(poll, 3000); // the websocket below only speeds this up
-  return () => { alive = false; clearInterval(timer); };
+  connect();
+  const timer = setInterval(poll, 10000);
+  return () => { alive = false; clearInterval(timer); if (socket) socket.close(); };
 }
 
 // ---------------------------------------------------------------- table
