@@ -12,11 +12,11 @@ first invocation and kept for the life of the execution environment.
 
 from __future__ import annotations
 
-import threading
 import time
 from typing import TYPE_CHECKING, Any
 
 from app import aws
+from app.lazy import Lazy
 
 if TYPE_CHECKING:
     from app.clock.aws import Sqs
@@ -58,26 +58,23 @@ class Runtime:
         return cls(GameService(store, settings, clock=time.time), sqs, settings.clock_queue_url)
 
 
-_runtime: Runtime | None = None
-_lock = threading.Lock()
+def _build_runtime() -> Runtime:
+    from app.settings import Settings  # noqa: PLC0415
+
+    return Runtime.from_settings(Settings())
+
+
+_runtime: Lazy[Runtime] = Lazy(_build_runtime)
 
 
 def runtime() -> Runtime:
     """The execution environment's runtime, built from the environment on first use."""
-    global _runtime  # noqa: PLW0603 (one runtime per execution environment)
-    if _runtime is None:
-        with _lock:
-            if _runtime is None:
-                from app.settings import Settings  # noqa: PLC0415
-
-                _runtime = Runtime.from_settings(Settings())
-    return _runtime
+    return _runtime.get()
 
 
 def use(replacement: Runtime | None) -> None:
     """Make the handlers use ``replacement`` (None: build one from the environment again)."""
-    global _runtime  # noqa: PLW0603
-    _runtime = replacement
+    _runtime.use(replacement)
 
 
 def schedule(event: Event, context: Any = None) -> dict[str, list[dict[str, str]]]:

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 import time
 from typing import TYPE_CHECKING, Any
 
 from app import aws
+from app.lazy import Lazy
 from app.watch.messages import credentials
 from engine.errors import BlefError
 
@@ -99,26 +99,23 @@ def _management_client(settings: Settings) -> ManagementApi:
     return management
 
 
-_runtime: Runtime | None = None
-_lock = threading.Lock()
+def _build_runtime() -> Runtime:
+    from app.settings import Settings  # noqa: PLC0415
+
+    return Runtime.from_settings(Settings())
+
+
+_runtime: Lazy[Runtime] = Lazy(_build_runtime)
 
 
 def runtime() -> Runtime:
     """The execution environment's runtime, built from the environment on first use."""
-    global _runtime  # noqa: PLW0603 (one runtime per execution environment)
-    if _runtime is None:
-        with _lock:
-            if _runtime is None:
-                from app.settings import Settings  # noqa: PLC0415
-
-                _runtime = Runtime.from_settings(Settings())
-    return _runtime
+    return _runtime.get()
 
 
 def use(replacement: Runtime | None) -> None:
     """Make the handlers use ``replacement`` (None: build one from the environment again)."""
-    global _runtime  # noqa: PLW0603
-    _runtime = replacement
+    _runtime.use(replacement)
 
 
 # ---------------------------------------------------------------------- the routes

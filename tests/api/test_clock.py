@@ -19,7 +19,7 @@ from app.settings import Settings
 from app.store.base import GameStore
 from app.store.sqlite import SqliteStore
 from tests.support.api import Blef, bearer
-from tests.support.clock import FakeClock
+from tests.support.clock import FakeClock, ai_game
 from tests.support.dynamo import moto_dynamo_table
 
 THINK = 1.0
@@ -54,19 +54,6 @@ def human_game(service: GameService, limit: int = 0) -> tuple[str, dict[str, str
         service.set_time_limit(game, players["alice"], limit)
     service.start(game, players["alice"])
     return game, players
-
-
-def ai_game(service: GameService) -> tuple[str, str]:
-    """alice and two random AI players, started, with an AI to move first."""
-    for _ in range(50):
-        game = service.create_game()["game_uuid"]
-        alice = service.join(game, "alice")["player_uuid"]
-        service.invite_ai(game, alice, "random")
-        service.invite_ai(game, alice, "random")
-        service.start(game, alice)
-        if service.state(game).body["cp_nickname"] != "alice":
-            return game, alice
-    raise AssertionError("no seating with an AI first in 50 games")
 
 
 # ---------------------------------------------------------------------------- AI players

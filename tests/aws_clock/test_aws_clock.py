@@ -15,20 +15,8 @@ from app import clock_handler
 from app.clock.aws import MAX_DELAY_SECONDS, Due, Scheduler, delay_seconds
 from app.service import GameService
 from tests.aws_clock.conftest import THINK, Aws, sqs_event
+from tests.support.clock import ai_game
 from tests.watch.events import stream_event, stream_record
-
-
-def ai_game(service: GameService) -> tuple[str, str]:
-    """alice and two random AI players, started, with an AI to move first."""
-    for _ in range(50):
-        game = service.create_game()["game_uuid"]
-        alice = service.join(game, "alice")["player_uuid"]
-        service.invite_ai(game, alice, "random")
-        service.invite_ai(game, alice, "random")
-        service.start(game, alice)
-        if service.state(game).body["cp_nickname"] != "alice":
-            return game, alice
-    raise AssertionError("no seating with an AI first in 50 games")
 
 
 def human_game(service: GameService, limit: int) -> tuple[str, dict[str, str]]:
@@ -347,12 +335,12 @@ def test_importing_the_handler_module_builds_nothing_and_loads_no_boto3() -> Non
     code = (
         "import sys, app.clock_handler as handler\n"
         "heavy = ('fastapi', 'mangum', 'boto3', 'botocore', 'pydantic_settings')\n"
-        "print(sorted(m for m in heavy if m in sys.modules), handler._runtime)\n"
+        "print(sorted(m for m in heavy if m in sys.modules), handler._runtime.built)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    assert done.stdout.strip() == "[] None"
+    assert done.stdout.strip() == "[] False"
 
 
 def test_the_handlers_build_their_runtime_from_the_stacks_environment_on_first_use(

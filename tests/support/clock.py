@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from app.service import GameService
+
 
 @dataclass
 class FakeClock:
@@ -20,3 +22,17 @@ class FakeClock:
     def advance(self, seconds: float) -> float:
         self.now += seconds
         return self.now
+
+
+def ai_game(service: GameService) -> tuple[str, str]:
+    """alice and two random AI players, started, with an AI to move first (the seating is
+    random: up to 50 games are made to find one)."""
+    for _ in range(50):
+        game = service.create_game()["game_uuid"]
+        alice = service.join(game, "alice")["player_uuid"]
+        service.invite_ai(game, alice, "random")
+        service.invite_ai(game, alice, "random")
+        service.start(game, alice)
+        if service.state(game).body["cp_nickname"] != "alice":
+            return game, alice
+    raise AssertionError("no seating with an AI first in 50 games")

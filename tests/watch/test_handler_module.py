@@ -31,12 +31,12 @@ def test_importing_the_handler_module_builds_nothing_and_loads_no_web_framework_
     code = (
         "import sys, app.websocket_handler as handler\n"
         "heavy = ('fastapi', 'starlette', 'mangum', 'boto3', 'botocore', 'pydantic_settings')\n"
-        "print(sorted(m for m in heavy if m in sys.modules), handler._runtime)\n"
+        "print(sorted(m for m in heavy if m in sys.modules), handler._runtime.built)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    assert done.stdout.strip() == "[] None"
+    assert done.stdout.strip() == "[] False"
 
 
 @pytest.fixture
