@@ -10,6 +10,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from app.service import errors as service
 from engine import errors as rules
@@ -50,6 +51,18 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "Bad request: " + "; ".join(parts)
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method the requested path answers, for a 405's ``Allow`` header. Starlette
+    lists only the first matching route's methods, but the GET and POST forms of a route
+    are two routes on one path."""
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(rules.BlefError)
     async def blef_error(_: Request, exc: rules.BlefError) -> JSONResponse:
@@ -63,7 +76,7 @@ def install(app: FastAPI) -> None:
         return error_response(400, _validation_message(exc), "invalid_request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {
             400: "invalid_request",  # e.g. a body that is not UTF-8 ("error parsing the body")
             404: "not_found",
@@ -75,6 +88,8 @@ def install(app: FastAPI) -> None:
         )
         if exc.headers:
             response.headers.update(exc.headers)
+        if exc.status_code == 405:
+            response.headers["Allow"] = allowed_methods(request)
         return response
 
     @app.exception_handler(Exception)
