@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match
+from starlette.types import Scope
 
 from app.service import errors as service
 from engine import errors as rules
@@ -51,16 +53,22 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "Bad request: " + "; ".join(parts)
 
 
+def _methods(routes: Iterable[BaseRoute], scope: Scope) -> set[str]:
+    methods: set[str] = set()
+    for route in routes:
+        inner = getattr(route, "original_router", None)  # an included router (no prefix here)
+        if inner is not None:
+            methods |= _methods(inner.routes, scope)
+        elif route.matches(scope)[0] is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return methods
+
+
 def allowed_methods(request: Request) -> str:
     """Every method the requested path answers, for a 405's ``Allow`` header. Starlette
     lists only the first matching route's methods, but the GET and POST forms of a route
     are two routes on one path."""
-    methods: set[str] = set()
-    for route in request.app.router.routes:
-        match, _ = route.matches(request.scope)
-        if match is not Match.NONE:
-            methods.update(getattr(route, "methods", None) or ())
-    return ", ".join(sorted(methods))
+    return ", ".join(sorted(_methods(request.app.router.routes, request.scope)))
 
 
 def install(app: FastAPI) -> None:
