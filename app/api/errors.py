@@ -4,12 +4,15 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
+from starlette.types import Scope
 
 from app.service import errors as service
 from engine import errors as rules
@@ -50,6 +53,24 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "Bad request: " + "; ".join(parts)
 
 
+def _methods(routes: Iterable[BaseRoute], scope: Scope) -> set[str]:
+    methods: set[str] = set()
+    for route in routes:
+        inner = getattr(route, "original_router", None)  # an included router (no prefix here)
+        if inner is not None:
+            methods |= _methods(inner.routes, scope)
+        elif route.matches(scope)[0] is not Match.NONE:
+            methods.update(getattr(route, "methods", None) or ())
+    return methods
+
+
+def allowed_methods(request: Request) -> str:
+    """Every method the requested path answers, for a 405's ``Allow`` header. Starlette
+    lists only the first matching route's methods, but the GET and POST forms of a route
+    are two routes on one path."""
+    return ", ".join(sorted(_methods(request.app.router.routes, request.scope)))
+
+
 def install(app: FastAPI) -> None:
     @app.exception_handler(rules.BlefError)
     async def blef_error(_: Request, exc: rules.BlefError) -> JSONResponse:
@@ -63,7 +84,7 @@ def install(app: FastAPI) -> None:
         return error_response(400, _validation_message(exc), "invalid_request")
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         codes = {
             400: "invalid_request",  # e.g. a body that is not UTF-8 ("error parsing the body")
             404: "not_found",
@@ -75,6 +96,8 @@ def install(app: FastAPI) -> None:
         )
         if exc.headers:
             response.headers.update(exc.headers)
+        if exc.status_code == 405:
+            response.headers["Allow"] = allowed_methods(request)
         return response
 
     @app.exception_handler(Exception)

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
-from app.api import errors
+from app.api import document, errors
 from app.api.deps import ServiceProvider
 from app.api.fairness import FairnessMiddleware
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
@@ -54,6 +54,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.state.services = provider
     configure_logging(settings.log_level)
     errors.install(app)
+    document.install(app, settings)
     app.include_router(lobby.router)
     app.include_router(play.router)
     app.include_router(listing.router)
