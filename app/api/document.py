@@ -69,9 +69,17 @@ def _non_null(parameter: dict[str, Any]) -> dict[str, Any]:
     return {**kept, **branches[0]} if len(branches) == 1 else schema
 
 
+BEARER_ONLY = frozenset({"/games/{game_uuid}/odds"})
+"""Routes that take the credential from the ``Authorization`` header only."""
+BEARER_UUID = "^Bearer [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+
+
 def _parameter(path: str, method: str, parameter: dict[str, Any], settings: Settings) -> None:
     name = parameter["name"]
     schema = parameter["schema"] = _non_null(parameter)
+    if name == "authorization" and path in BEARER_ONLY:
+        parameter["required"] = True
+        schema["pattern"] = BEARER_UUID
     if name in UUID_PARAMETERS:
         schema["format"] = "uuid"
     if method == "get" and name in REQUIRED_QUERY.get(path, ()):

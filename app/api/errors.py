@@ -23,6 +23,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.GameAlreadyStarted: 403,
     rules.RoomFull: 403,
     rules.TooFewPlayers: 403,
+    service.CredentialsMissing: 401,
     service.ConflictError: 409,
     service.GameNotFinished: 409,
     service.GameGone: 410,
@@ -77,7 +78,10 @@ def install(app: FastAPI) -> None:
         status = status_of(exc)
         if status >= 500:
             log.error("stored game failed validation", extra={"code": exc.code})
-        return error_response(status, exc.message, exc.code)
+        response = error_response(status, exc.message, exc.code)
+        if status == 401:
+            response.headers["WWW-Authenticate"] = "Bearer"
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:

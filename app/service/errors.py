@@ -44,6 +44,11 @@ class MissingParameter(InvalidParameter):
     code = "missing_parameter"
 
 
+class CredentialsMissing(MissingParameter):
+    """No credential on a route that takes it from the ``Authorization`` header only: HTTP
+    401 with ``WWW-Authenticate: Bearer``, as that header's absence calls for."""
+
+
 class ConflictError(ServiceError):
     code = "conflict"
     default_message = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.service.errors import InvalidParameter, MissingParameter
+from app.service.errors import CredentialsMissing, InvalidParameter, MissingParameter
 from app.service.games import GameService
 from engine import errors as rules
 from engine.facts import Card, Colour, Value
@@ -27,7 +27,7 @@ def odds(service: GameService, game_uuid: str, player_uuid: str | None) -> Body:
     player ``player_uuid`` names: the chance that each set exists among all cards in play,
     given their hand and that the others hold ``unknown_cards`` cards in total."""
     if player_uuid is None or player_uuid == "":
-        raise MissingParameter("player_uuid", None, _CREDENTIAL_REASON)
+        raise CredentialsMissing("player_uuid", None, _CREDENTIAL_REASON)
     doc, viewer = service.viewer(game_uuid, player_uuid)
     if viewer is None:  # pragma: no cover - viewer() names a player for any accepted UUID
         raise MissingParameter("player_uuid", None, _CREDENTIAL_REASON)

@@ -58,12 +58,13 @@ def test_the_odds_answer_holds_only_the_callers_cards_and_counts(
     assert bobs_hand != body["hand"]
 
 
-def test_an_observer_without_credentials_is_refused_with_a_clear_400(
+def test_an_observer_without_credentials_is_refused_with_a_clear_401(
     client: TestClient, blef: Blef
 ) -> None:
     game, _, _ = _started(blef)
     r = client.get(f"/games/{game}/odds")
-    assert r.status_code == 400
+    assert r.status_code == 401
+    assert r.headers["WWW-Authenticate"] == "Bearer"
     assert r.json()["code"] == "missing_parameter"
 
 
@@ -72,7 +73,7 @@ def test_a_uuid_in_the_query_string_is_not_accepted_as_a_credential(
 ) -> None:
     game, alice, _ = _started(blef)
     r = client.get(f"/games/{game}/odds", params={"player_uuid": alice})
-    assert r.status_code == 400
+    assert r.status_code == 401
     assert r.json()["code"] == "missing_parameter"
 
 

@@ -10,6 +10,7 @@ from app.api.schemas import ErrorBody
 
 _DESCRIPTIONS = {
     400: "Bad input or a move the rules refuse (see `code`)",
+    401: "No `Authorization: Bearer <player UUID>` header where only it is accepted",
     403: "Refused in this state: game started, room full, too few players",
     408: "The request body did not arrive in time",
     409: "Lost a race or a stale `expected_version`: nothing was applied",

@@ -16,7 +16,7 @@ router = APIRouter(tags=["play"])
 @router.get(
     "/games/{game_uuid}/odds",
     response_model=None,
-    responses={200: {"model": Odds}, **errors(400)},
+    responses={200: {"model": Odds}, **errors(400, 401)},
     summary="The chance each set exists, given your own hand (Bearer only)",
 )
 def game_odds(game_uuid: str, service: ServiceDep, bearer: BearerDep) -> JSONResponse:
