@@ -33,7 +33,8 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from .config import EnvironmentSettings
-from .functions import blef_function, code_asset
+from .functions import code_asset, function_maker
+from .monitoring import alarm
 
 SCHEDULE_HANDLER: Final = "app.clock_handler.schedule"
 FIRE_HANDLER: Final = "app.clock_handler.fire"
@@ -101,6 +102,7 @@ class Clock(Construct):
             raise ValueError("the games table needs a stream (NEW_IMAGE) to drive the clock")
         self._settings = settings
         self._code = code_asset(self, asset_dir)
+        self._function = function_maker(self, settings, self._code)
 
         self.dead_letters = sqs.Queue(
             self,
@@ -194,13 +196,14 @@ class Clock(Construct):
 
         self.alarms = self._alarms()
         action = cloudwatch_actions.SnsAction(alarm_topic)
-        for alarm in self.alarms:
-            alarm.add_alarm_action(action)
-            alarm.add_ok_action(action)
+        for each in self.alarms:
+            each.add_alarm_action(action)
+            each.add_ok_action(action)
 
     def _alarms(self) -> list[cloudwatch.Alarm]:
         alarms = [
-            self._alarm(
+            alarm(
+                self,
                 "DeadLettersAlarm",
                 self.dead_letters.metric_approximate_number_of_messages_visible(
                     period=ALARM_PERIOD, statistic="Maximum"
@@ -209,7 +212,8 @@ class Clock(Construct):
                 comparison=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
                 description="Clock messages failed 5 times: games may wait for the sweeper.",
             ),
-            self._alarm(
+            alarm(
+                self,
                 "OldestMessageAlarm",
                 self.queue.metric_approximate_age_of_oldest_message(
                     period=ALARM_PERIOD, statistic="Maximum"
@@ -218,7 +222,8 @@ class Clock(Construct):
                 comparison=cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
                 description="A due clock message waited over a minute: AI moves lag.",
             ),
-            self._alarm(
+            alarm(
+                self,
                 "SchedulerIteratorAgeAlarm",
                 self.scheduler.metric("IteratorAge", period=ALARM_PERIOD, statistic="Maximum"),
                 threshold=ITERATOR_AGE_ALARM_MS,
@@ -233,7 +238,8 @@ class Clock(Construct):
             ("Sweeper", self.sweeper),
         ):
             alarms.append(
-                self._alarm(
+                alarm(
+                    self,
                     f"{name}ErrorsAlarm",
                     function.metric_errors(period=ALARM_PERIOD, statistic="Sum"),
                     threshold=1,
@@ -242,44 +248,3 @@ class Clock(Construct):
                 )
             )
         return alarms
-
-    def _alarm(
-        self,
-        construct_id: str,
-        metric: cloudwatch.IMetric,
-        *,
-        threshold: float,
-        comparison: cloudwatch.ComparisonOperator,
-        description: str,
-        evaluation_periods: int = 1,
-    ) -> cloudwatch.Alarm:
-        return cloudwatch.Alarm(
-            self,
-            construct_id,
-            metric=metric,
-            threshold=threshold,
-            evaluation_periods=evaluation_periods,
-            comparison_operator=comparison,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-            alarm_description=description,
-        )
-
-    def _function(
-        self,
-        construct_id: str,
-        *,
-        handler: str,
-        description: str,
-        timeout: Duration,
-        environment: dict[str, str],
-    ) -> lambda_.Function:
-        return blef_function(
-            self,
-            construct_id,
-            settings=self._settings,
-            code=self._code,
-            handler=handler,
-            description=description,
-            timeout=timeout,
-            environment=environment,
-        )

@@ -3,6 +3,8 @@ deployed), and a function with its own log group and a role that may write to it
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from pathlib import Path
 
 from aws_cdk import Annotations, Duration
@@ -83,3 +85,11 @@ def blef_function(
         role=role,
         environment={**environment, "LOG_LEVEL": "INFO"},
     )
+
+
+def function_maker(
+    scope: Construct, settings: EnvironmentSettings, code: lambda_.Code
+) -> Callable[..., lambda_.Function]:
+    """:func:`blef_function` bound to one construct, its settings and its code asset: what
+    each construct that makes several functions calls as ``self._function(id, ...)``."""
+    return functools.partial(blef_function, scope, settings=settings, code=code)

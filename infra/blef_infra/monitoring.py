@@ -178,15 +178,13 @@ class Monitoring(Construct):
         description: str,
         evaluation_periods: int = 1,
     ) -> cloudwatch.Alarm:
-        return cloudwatch.Alarm(
+        return alarm(
             self,
             construct_id,
-            metric=metric,
+            metric,
             threshold=threshold,
+            description=description,
             evaluation_periods=evaluation_periods,
-            comparison_operator=cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
-            alarm_description=description,
         )
 
 
@@ -197,3 +195,29 @@ def _graph(
     right: list[cloudwatch.IMetric] | None = None,
 ) -> cloudwatch.GraphWidget:
     return cloudwatch.GraphWidget(title=title, left=left, right=right or [], width=8)
+
+
+def alarm(
+    scope: Construct,
+    construct_id: str,
+    metric: cloudwatch.IMetric,
+    *,
+    threshold: float,
+    description: str,
+    comparison: cloudwatch.ComparisonOperator = (
+        cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD
+    ),
+    evaluation_periods: int = 1,
+) -> cloudwatch.Alarm:
+    """An alarm on ``metric`` past ``threshold``; missing data is not a breach (an idle
+    service is a healthy one)."""
+    return cloudwatch.Alarm(
+        scope,
+        construct_id,
+        metric=metric,
+        threshold=threshold,
+        evaluation_periods=evaluation_periods,
+        comparison_operator=comparison,
+        treat_missing_data=cloudwatch.TreatMissingData.NOT_BREACHING,
+        alarm_description=description,
+    )

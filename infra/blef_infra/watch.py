@@ -34,7 +34,7 @@ from aws_cdk.aws_apigatewayv2_integrations import WebSocketLambdaIntegration
 from constructs import Construct
 
 from .config import EnvironmentSettings
-from .functions import blef_function, code_asset
+from .functions import code_asset, function_maker
 
 ROUTES_HANDLER: Final = "app.websocket_handler.route"
 PUSH_HANDLER: Final = "app.websocket_handler.push"
@@ -110,6 +110,7 @@ class Watch(Construct):
             raise ValueError("the games table needs a stream (NEW_AND_OLD_IMAGES) to push changes")
         self._settings = settings
         self._code = code_asset(self, asset_dir)
+        self._function = function_maker(self, settings, self._code)
         environment = {"BLEF_STORE": "dynamodb", "BLEF_TABLE_NAME": table.table_name}
 
         self.routes_function = self._function(
@@ -179,26 +180,6 @@ class Watch(Construct):
         # The mapping checks its function's access to the stream when it is created.
         assert self.pusher.role is not None
         self.stream_mapping.node.add_dependency(self.pusher.role)
-
-    def _function(
-        self,
-        construct_id: str,
-        *,
-        handler: str,
-        description: str,
-        timeout: Duration,
-        environment: dict[str, str],
-    ) -> lambda_.Function:
-        return blef_function(
-            self,
-            construct_id,
-            settings=self._settings,
-            code=self._code,
-            handler=handler,
-            description=description,
-            timeout=timeout,
-            environment=environment,
-        )
 
     @property
     def url(self) -> str:
