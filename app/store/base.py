@@ -26,7 +26,9 @@ class GameDoc:
 
     ``version`` is 1 when created and rises by one with every save. ``state`` is
     ``engine.Game.to_dict()``; ``player_uuids`` maps nickname to the player's secret UUID
-    (canonical lower-case form); ``replies`` keeps recent idempotent responses by key.
+    (canonical lower-case form); ``replies`` keeps recent idempotent responses by key;
+    ``social`` holds what the table says around the game (recent reactions, nickname
+    reports, hidden nicknames; see app/service/table.py), kept with the game and gone with it.
     """
 
     game_uuid: str
@@ -41,6 +43,7 @@ class GameDoc:
     time_limit: int = 0
     move_deadline: float | None = None
     due_at: float | None = None
+    social: dict[str, Any] = field(default_factory=dict)
 
     @property
     def public(self) -> bool:
@@ -73,6 +76,7 @@ class GameDoc:
             "time_limit": self.time_limit,
             "move_deadline": self.move_deadline,
             "due_at": self.due_at,
+            "social": self.social,
         }
 
     @classmethod
@@ -90,6 +94,7 @@ class GameDoc:
             time_limit=int(data.get("time_limit", 0)),
             move_deadline=_optional_time(data.get("move_deadline")),
             due_at=_optional_time(data.get("due_at")),
+            social=dict(data.get("social") or {}),
         )
 
 
@@ -119,6 +124,19 @@ class DueGame:
     game_uuid: str
     version: int
     due_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """A player's report of another's nickname as offensive, kept for the operator (``blef
+    reports``) past the game's own expiry, until ``expires_at``. One per (game, reporter,
+    nickname): the same report again replaces it."""
+
+    game_uuid: str
+    reporter: str
+    nickname: str
+    reported_at: float
+    expires_at: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +195,15 @@ class GameStore(Protocol):
         ``limit``: what the clock rebuilds its agenda from, and what a sweep catches up on."""
 
     def purge_expired(self, now: float) -> int:
-        """Delete games (and their rounds) that expired before ``now``; returns how many.
+        """Delete games (and their rounds, and expired reports) that expired before ``now``;
+        returns how many games went.
         A store whose database expires items itself (DynamoDB's TTL) deletes nothing."""
+
+    def add_report(self, report: Report) -> None:
+        """Keep ``report`` (replacing one with the same game, reporter and nickname)."""
+
+    def list_reports(self, limit: int) -> list[Report]:
+        """The newest ``limit`` reports not yet expired, newest first."""
 
     def allocate_room(self) -> int:
         """A small display number for a new game: 1, 2, 3, ... (wrapping is allowed)."""
