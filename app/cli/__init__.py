@@ -1,4 +1,5 @@
-"""The ``blef`` command: serve the API, list nickname reports, and the bot arena (referee, tournament).
+"""The ``blef`` command: serve the API, list nickname reports, and the bot arena (referee,
+tournament).
 
 Command modules are imported when the command line is built, never at package import.
 """

@@ -36,9 +36,7 @@ def reports(
         store.close()
     rows = [
         {
-            "reported_at": datetime.fromtimestamp(r.reported_at, UTC).isoformat(
-                timespec="seconds"
-            ),
+            "reported_at": datetime.fromtimestamp(r.reported_at, UTC).isoformat(timespec="seconds"),
             "game_uuid": r.game_uuid,
             "reporter": r.reporter,
             "nickname": r.nickname,

@@ -47,7 +47,7 @@ def _matches(pattern: dict[str, Any], event: dict[str, Any] | None) -> bool:
 
 
 def _patterns() -> dict[str, list[dict[str, Any]]]:
-    from blef_infra import clock, watch  # noqa: PLC0415 (aws_cdk only where needed)
+    from infra.blef_infra import clock, watch  # aws_cdk only where needed
 
     return {
         name: [json.loads(f["pattern"]) for f in module.stream_filters()]

@@ -3,12 +3,17 @@ game's document, and nickname reports kept for the operator past the game's expi
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app.store.base import GameStore, Report
+from app.store.dynamo import DynamoStore
+from app.store.sqlite import SqliteStore
 from tests.store.games import new_doc, next_doc, running_game
 
 T0 = 1_763_700_000.25
@@ -24,9 +29,9 @@ def _past() -> int:
     return int(time.time()) - 60
 
 
-def _report(n: int, *, game: str = "g-1", reporter: str = "alice", **changes: object) -> Report:
+def _report(n: int, *, game: str = "g-1", reporter: str = "alice", **changes: Any) -> Report:
     report = Report(game, reporter, f"nick{n}", T0 + n, _later())
-    return replace(report, **changes)  # type: ignore[arg-type]
+    return replace(report, **changes)
 
 
 SOCIAL = {
@@ -47,8 +52,10 @@ def test_the_social_part_of_a_game_round_trips_with_its_document(store: GameStor
 def test_the_social_part_survives_a_save_and_a_save_can_change_it(store: GameStore) -> None:
     doc = new_doc(running_game("alice", "bob"), social=SOCIAL)
     store.create(doc)
-    changed = {**SOCIAL, "reactions": [*SOCIAL["reactions"], {"nickname": "alice",
-                                                             "reaction": "🎉", "at": T0 + 1}]}
+    changed = {
+        **SOCIAL,
+        "reactions": [*SOCIAL["reactions"], {"nickname": "alice", "reaction": "🎉", "at": T0 + 1}],
+    }
     store.save(next_doc(doc, social=changed), 1)
     loaded = store.load(doc.game_uuid)
     assert loaded is not None
@@ -119,12 +126,7 @@ def test_a_report_outlives_the_purge_of_its_game(store: GameStore) -> None:
     assert store.list_reports(10) == [report]
 
 
-def test_the_sqlite_purge_deletes_expired_reports_and_keeps_live_ones(tmp_path: object) -> None:
-    from pathlib import Path
-
-    from app.store.sqlite import SqliteStore
-
-    assert isinstance(tmp_path, Path)
+def test_the_sqlite_purge_deletes_expired_reports_and_keeps_live_ones(tmp_path: Path) -> None:
     sqlite = SqliteStore(tmp_path / "blef.db")
     try:
         live, expired = _report(1), _report(2, expires_at=_past())
@@ -138,13 +140,7 @@ def test_the_sqlite_purge_deletes_expired_reports_and_keeps_live_ones(tmp_path: 
         sqlite.close()
 
 
-def test_a_sqlite_file_made_before_reports_gets_their_table(tmp_path: object) -> None:
-    import sqlite3
-    from pathlib import Path
-
-    from app.store.sqlite import SqliteStore
-
-    assert isinstance(tmp_path, Path)
+def test_a_sqlite_file_made_before_reports_gets_their_table(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     old = sqlite3.connect(path)
     old.execute(
@@ -181,15 +177,15 @@ def test_unicode_and_longest_nicknames_are_kept_exactly(
 
 
 def test_many_reports_are_all_listed_with_a_large_limit(store: GameStore) -> None:
-    from app.store.dynamo import DynamoStore
-
     if isinstance(store, DynamoStore):
         store.query_page_size = 40  # several pages, as a big table's 1 MB pages would be
-    reports = [
-        _report(n, game=f"g-{n % 7}", reporter=f"p{n % 5}") for n in range(150)
-    ]
+    reports = [_report(n, game=f"g-{n % 7}", reporter=f"p{n % 5}") for n in range(150)]
     for report in reports:
         store.add_report(report)
+    if isinstance(store, DynamoStore):
+        store.reset_request_count()
     listed = store.list_reports(1000)
     assert listed == sorted(reports, key=lambda r: r.reported_at, reverse=True)
+    if isinstance(store, DynamoStore):
+        assert store.requests["Query"] == 4  # 150 items in pages of 40: it read them all
     assert store.list_reports(100) == listed[:100]
