@@ -313,7 +313,7 @@ class SqliteStore:
                 "SELECT game_uuid, reporter, nickname, reported_at, expires_at FROM reports"
                 " WHERE expires_at >= ? ORDER BY reported_at DESC, game_uuid, reporter, nickname"
                 " LIMIT ?",
-                (time.time(), limit),
+                (time.time(), max(limit, 0)),
             )
             .fetchall()
         )

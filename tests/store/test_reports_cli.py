@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from app.cli import build
 from app.store.base import Report
 from app.store.sqlite import SqliteStore
+from tests.support.dynamo import moto_dynamo_table
 
 T0 = 1_763_700_000.0  # 2025-11-21T04:40:00Z
 LATER = int(time.time()) + 30 * 24 * 3600
@@ -98,3 +99,14 @@ def test_a_bad_limit_is_refused_without_touching_the_store(
     result = runner.invoke(cli, ["reports", "--db", str(db), "--limit", limit])
     assert result.exit_code == 2
     assert not db.exists()
+
+
+def test_with_blef_store_dynamodb_it_reads_the_reports_from_the_table(cli: typer.Typer) -> None:
+    with moto_dynamo_table() as table:
+        store = table.store()
+        store.add_report(Report("game-a", "alice", "rude1", T0, LATER))
+        store.add_report(Report("game-b", "bob", "rude2", T0 + 1, LATER))
+        env = {"BLEF_STORE": "dynamodb", "BLEF_TABLE_NAME": table.table_name}
+        result = runner.invoke(cli, ["reports", "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    assert [r["nickname"] for r in json.loads(result.output)] == ["rude2", "rude1"]
