@@ -20,9 +20,9 @@ T0 = 1_763_700_000.25
 DAY = 24 * 3600
 
 
-def _later() -> int:
-    """An expiry safely in the future (stores compare expiry with the real clock)."""
-    return int(time.time()) + 30 * DAY
+LATER = int(time.time()) + 30 * DAY
+"""An expiry safely in the future (stores compare expiry with the real clock), one value so
+that reports built at different moments compare equal."""
 
 
 def _past() -> int:
@@ -30,7 +30,7 @@ def _past() -> int:
 
 
 def _report(n: int, *, game: str = "g-1", reporter: str = "alice", **changes: Any) -> Report:
-    report = Report(game, reporter, f"nick{n}", T0 + n, _later())
+    report = Report(game, reporter, f"nick{n}", T0 + n, LATER)
     return replace(report, **changes)
 
 
@@ -170,7 +170,7 @@ def test_a_sqlite_file_made_before_reports_gets_their_table(tmp_path: Path) -> N
 def test_unicode_and_longest_nicknames_are_kept_exactly(
     store: GameStore, reporter: str, nickname: str
 ) -> None:
-    report = Report("g-1", reporter, nickname, T0, _later())
+    report = Report("g-1", reporter, nickname, T0, LATER)
     store.add_report(report)
     store.add_report(report)
     assert store.list_reports(10) == [report]
