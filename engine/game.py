@@ -321,6 +321,9 @@ class Game:
             raise errors.GameAlreadyStarted
         if len(self.nicknames) >= MAX_PLAYERS:
             raise errors.RoomFull
+        if ai_agent is not None and self.admin is None:
+            # An AI is seated by a human admin; it can never be (or inherit) the admin.
+            raise errors.NotAdmin("An AI player joins only when a game's admin invites it")
         pattern = NICKNAME_PATTERN if ai_agent is None else AI_NICKNAME_PATTERN
         if not isinstance(nickname, str) or not pattern.fullmatch(nickname):
             raise errors.InvalidNickname
