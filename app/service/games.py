@@ -521,7 +521,8 @@ class GameService:
                 message += f" - {old} is shown as {new} from now on"
             return _message(message), []
 
-        body = self._change(gid, change, idempotency_key, _fingerprint("report", player, target))
+        fingerprint = _fingerprint("report", player, target)
+        body = self._change(gid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS)
         if reported:  # the operator's copy; the same report again replaces it
             now = self._clock()
             self.store.add_report(

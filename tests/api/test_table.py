@@ -14,12 +14,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.main import create_app
+from app.api.routes.watch import CLOSE_REFUSED
 from app.clock.local import LocalClock
 from app.service import GameService
 from app.service.errors import ConflictError
 from app.settings import Settings
 from app.store.sqlite import SqliteStore
-from tests.api.test_watch_websocket import bounded, headers
+from tests.api.test_watch_websocket import bounded, closed_with, headers
 from tests.support.api import Blef, bearer
 from tests.support.clock import FakeClock
 
@@ -648,3 +649,28 @@ def test_the_last_human_who_had_not_reported_leaving_hides_the_nickname(blef: Bl
     ok(post(blef, game, "leave", players["alice"]))
     state = blef.state(game)
     assert (nicknames(state), state["admin_nickname"]) == (["bob", "Player_2"], "bob")
+
+
+def test_a_watcher_renamed_by_reports_keeps_watching_and_a_removed_one_is_closed(
+    blef: Blef, client: TestClient
+) -> None:
+    game, players = lobby(blef, "alice", "Rude", "carl")
+
+    def next_state(ws: Any) -> dict[str, Any]:
+        return dict(json.loads(json.loads(bounded(ws.receive_text))["body"]))
+
+    with (
+        client.websocket_connect("/ws", headers=headers(game, players["Rude"])) as rude,
+        client.websocket_connect("/ws", headers=headers(game, players["carl"])) as carl,
+    ):
+        assert next_state(rude)["you"] == "Rude"
+        next_state(carl)
+        ok(post(blef, game, "report", players["alice"], {"nickname": "Rude"}))
+        ok(post(blef, game, "report", players["carl"], {"nickname": "Rude"}))
+        next_state(rude)  # the first report: nothing shown yet
+        renamed = next_state(rude)
+        assert renamed["you"] == "Player_2" and "Rude" not in json.dumps(renamed)
+        next_state(carl), next_state(carl)
+        ok(post(blef, game, "remove", players["alice"], {"nickname": "carl"}))
+        assert next_state(rude)["players"][-1]["nickname"] == "Player_2"
+        assert closed_with(carl) == CLOSE_REFUSED  # carl is no longer at the table
