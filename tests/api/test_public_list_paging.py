@@ -55,7 +55,9 @@ def test_a_forged_cursor_is_a_400_not_a_500(client: TestClient) -> None:
 
 
 def test_one_address_making_games_public_in_a_flood_is_rate_limited(tmp_path: Path) -> None:
-    settings = Settings(db_path=tmp_path / "blef.db", rate_limit_burst=3)
+    settings = Settings(  # a bucket that refills too slowly to matter on a slow machine
+        db_path=tmp_path / "blef.db", rate_limit_burst=3, rate_limit_per_second=0.001
+    )
     store = SqliteStore(settings.db_path)
     service = GameService(store, settings)
     games = []
