@@ -124,6 +124,7 @@ function table(game) {
       s.etag = r.etag;
       await accept(r.data);
     } catch (e) {
+      if (!alive) return; // the page moved on (e.g. we left) while the request was out
       if (e instanceof ApiError && e.status === 400 && token() && e.code !== "unknown_game") {
         // Removed by the admin, or left from another tab: the kept UUID opens nothing now.
         s.notice = "You are no longer in this game; watching instead.";
@@ -242,11 +243,13 @@ function table(game) {
   async function report(nickname, seat) {
     if (!confirm(`Report the nickname "${nickname}" as offensive?`)) return;
     // Once every other human has reported it, the name shown becomes Player_<seat>: that
-    // name is the one we reported too.
-    if (await act("report", { nickname })) {
-      s.reported.add(nickname);
-      s.reported.add(`Player_${seat}`);
-      keepReported(game, s.reported);
+    // name is the one we reported too. Marked before the request goes, since the renamed
+    // state may arrive over the websocket before the request's own answer.
+    const marked = [nickname, `Player_${seat}`].filter((n) => !s.reported.has(n));
+    for (const n of marked) s.reported.add(n);
+    if (await act("report", { nickname })) keepReported(game, s.reported);
+    else {
+      for (const n of marked) s.reported.delete(n);
       render();
     }
   }
