@@ -147,6 +147,14 @@ def test_the_admin_chooses_one_card_at_most_and_a_resigning_player_watches_the_g
     assert choice.locator("option:checked").inner_text() == "Rule's maximum"
     # Three players: the rule's maximum is 8, the choices 1..8.
     assert choice.locator("option").all_inner_texts()[1:] == [str(n) for n in range(1, 9)]
+    # A tampered page offers more than the rule allows: the service's refusal is shown.
+    choice.evaluate("s => { s.add(new Option('99', '99')); }")
+    with page.expect_response(lambda r: r.url.endswith("/set-max-cards")) as refused:
+        choice.select_option("99")
+    assert refused.value.status == 400
+    assert refused.value.json()["code"] == "invalid_max_cards"
+    page.locator("#status.error").wait_for()
+    assert page.locator("#status").inner_text() == refused.value.json()["error"]
     choice.select_option("1")
     choice.locator("option", has_text="Rule's maximum").wait_for(state="detached")
     assert choice.input_value() == "1"

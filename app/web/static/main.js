@@ -383,10 +383,14 @@ function table(game) {
 
   function maxCardsEl(st) {
     const chosen = st.chosen_max_cards;
+    const choices = maxCardsChoices(st.players.length);
+    // Chosen with fewer players seated than now: still the choice, capped at the start.
+    const over = chosen && chosen > choices.length
+      ? h("option", { value: chosen, selected: true }, `${chosen} (${choices.length} at most now: capped at the start)`) : null;
     const select = h("select", { id: "max-cards-choice", "aria-label": "Maximum of cards",
       onchange: () => act("set-max-cards", { max_cards: Number(select.value) }) },
     chosen ? null : h("option", { value: "", selected: true }, "Rule's maximum"),
-    maxCardsChoices(st.players.length).map((n) => h("option", { value: n, selected: n === chosen }, String(n))));
+    choices.map((n) => h("option", { value: n, selected: n === chosen }, String(n))), over);
     return h("label", { class: "check" }, "Maximum of cards ", select);
   }
 
