@@ -372,11 +372,11 @@ function table(game) {
         turn ? h("span", { class: "badge" }, deadline !== null ? `to move, ${deadline}s left` : "to move") : null,
         lobby && mine ? h("button", { id: "ready-toggle", class: "small",
           onclick: () => act("ready", { ready: !isReady }) }, isReady ? "Not ready" : "Ready") : null,
-        lobby && admin && !mine ? h("button", { class: "small", "aria-label": `Remove ${p.nickname}`,
+        lobby && admin && !mine ? h("button", { id: `remove-${p.nickname}`, class: "small", "aria-label": `Remove ${p.nickname}`,
           onclick: () => act("remove", { nickname: p.nickname }) }, "Remove") : null,
         seated && human && !mine ? (s.reported.has(p.nickname)
           ? h("span", { class: "muted reported" }, "Reported")
-          : h("button", { class: "small link", "aria-label": `Report nickname ${p.nickname}`,
+          : h("button", { id: `report-${p.nickname}`, class: "small link", "aria-label": `Report nickname ${p.nickname}`,
             onclick: () => report(p.nickname, i + 1) }, "Report nickname")) : null);
     }));
   }
