@@ -107,7 +107,8 @@ def test_a_nickname_reported_by_the_only_other_human_becomes_player_n_and_the_ad
     alice_players.get_by_role("button", name="Remove random_(AI)").click()
     alice_players.get_by_text("random_(AI)").wait_for(state="detached")
     alice_players.get_by_role("button", name="Remove bob").click()
-    bob_page.get_by_text("You are no longer in this game").wait_for()
+    notice = bob_page.locator("main").get_by_text("You are no longer in this game")
+    notice.wait_for()
     assert bob_page.get_by_text("watching", exact=True).is_visible()
     assert _seat(bob_page, game) is None
     assert [p["nickname"] for p in _state(alice_page, server, game)["players"]] == ["Player_1"]
