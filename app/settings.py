@@ -80,6 +80,15 @@ class Settings(BaseSettings):
     """Websocket watchers from one address at once (of ``max_websockets`` in all); past it a
     new one is closed with code 1013."""
 
+    # --- the table: reactions and reports (app/service/table.py)
+    reaction_burst: int = Field(default=3, ge=1)
+    """Reactions one player may send within ``reaction_window_seconds``; past that, 429
+    ``too_many_reactions`` with ``Retry-After``. Counted in the game itself, so the limit
+    holds across processes."""
+    reaction_window_seconds: float = Field(default=10.0, gt=0)
+    report_ttl_seconds: int = Field(default=90 * 24 * 3600, ge=60)
+    """How long a nickname report is kept for the operator (``blef reports``)."""
+
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:

@@ -481,17 +481,19 @@ def check_round(round_: dict[str, Any]) -> list[str]:
         problems.append(f"{where}: the hands are not what the seed deals")
     history = round_["history"]
     actions = [m["action_id"] for m in history]
-    if len(actions) < 3 or actions[-2:] != [CHECK, LOST_ROUND]:
-        problems.append(f"{where}: it does not end with a check (88) and a loss (89)")
+    if not actions or actions[-1] != LOST_ROUND or round_["loser"] != history[-1]["player"]:
+        problems.append(f"{where}: it does not end with its loser's 89 event")
         return problems
-    bets = actions[:-2]
+    checked = _checked(round_)
+    bets = actions[:-2] if checked else actions[:-1]
     if any(b >= N_BETS for b in bets) or any(a >= b for a, b in itertools.pairwise(bets)):
         problems.append(f"{where}: the bets do not strictly rise")
-    bettor, checker, loser = (history[i]["player"] for i in (-3, -2, -1))
-    pooled = mask_of([card for cards in hands.values() for card in cards])
-    expected = checker if exists(bets[-1], pooled) else bettor
-    if loser != expected or round_["loser"] != loser:
-        problems.append(f"{where}: {loser} lost, but the revealed hands say {expected}")
+    if checked:
+        bettor, checker, loser = (history[i]["player"] for i in (-3, -2, -1))
+        pooled = mask_of([card for cards in hands.values() for card in cards])
+        expected = checker if exists(bets[-1], pooled) else bettor
+        if loser != expected:
+            problems.append(f"{where}: {loser} lost, but the revealed hands say {expected}")
     for previous, move in itertools.pairwise(history[:-1]):
         seat = nicknames.index(previous["player"])
         if move["player"] != nicknames[_next_in(nicknames, counts, seat)]:
@@ -499,15 +501,37 @@ def check_round(round_: dict[str, Any]) -> list[str]:
     return problems
 
 
-def _after(round_: dict[str, Any]) -> list[int]:
-    """The card counts after a round: the loser holds one more, or is out past the maximum."""
+def _checked(round_: dict[str, Any]) -> bool:
+    """Whether a round ended with a check; if not, its loser ran out of time or resigned."""
+    actions = [m["action_id"] for m in round_["history"]]
+    return len(actions) >= 3 and actions[-2:] == [CHECK, LOST_ROUND]
+
+
+def _outcomes(round_: dict[str, Any]) -> list[tuple[list[int], bool]]:
+    """The card counts a round may leave, each with whether its loser begins the next
+    round: the loser holds one more card, or is out past the maximum (a check or a
+    timeout); or, for a round that ended without a check, the loser resigned and is out
+    (the next round is begun by whoever's turn it was, which the record does not name)."""
     counts = [p["n_cards"] for p in round_["players"]]
     nicknames = [p["nickname"] for p in round_["players"]]
     seat = nicknames.index(round_["loser"])
-    counts[seat] += 1
-    if counts[seat] > round_["max_cards"]:
-        counts[seat] = 0
-    return counts
+    lost = list(counts)
+    lost[seat] += 1
+    if lost[seat] > round_["max_cards"]:
+        lost[seat] = 0
+    history = round_["history"]
+    to_move = None
+    if len(history) >= 2:  # whose turn it was when the round ended
+        to_move = _next_in(nicknames, counts, nicknames.index(history[-2]["player"]))
+    checked = _checked(round_)
+    # A round lost without a check was lost by the player to move (a timeout), unless
+    # they resigned, which anyone may do at any time.
+    outcomes = [(lost, True)] if checked or to_move in (None, seat) else []
+    if not checked:
+        resigned = list(counts)
+        resigned[seat] = 0
+        outcomes.append((resigned, False))
+    return outcomes
 
 
 def check_rounds(
@@ -515,7 +539,8 @@ def check_rounds(
 ) -> list[str]:
     """A game's history: every finished round (``check_round``), and how rounds follow one
     another: numbered 1, 2, ...; the same seating; the loser's card added (or the loser
-    out past the maximum); the next round begun by the loser (or the next player still in);
+    out past the maximum), or, after a round ended without a check, the loser out (they
+    resigned); the next round begun by the loser (or the next player still in);
     only the last round of a finished game marked Finished, with one player left. With
     ``current`` (the state of a running game), the current round follows the last one."""
     problems: list[str] = []
@@ -527,8 +552,8 @@ def check_rounds(
     if first_round is None:
         return problems
     seating = [p["nickname"] for p in first_round["players"]]
-    if first_round["max_cards"] != max_cards(len(seating)):
-        problems.append("max_cards does not follow the number of players")
+    if not 1 <= first_round["max_cards"] <= max_cards(len(seating)):
+        problems.append("max_cards is over the rule's maximum for the number of players")
     if any(p["n_cards"] != 1 for p in first_round["players"]):
         problems.append("round 1 does not deal one card to everyone")
     following = [*rounds[1:], current] if current is not None else list(rounds[1:])
@@ -536,21 +561,32 @@ def check_rounds(
         where = f"round {after['round_number']}"
         if [p["nickname"] for p in after["players"]] != seating:
             problems.append(f"{where}: the seating changed")
-        counts = _after(before)
-        if [p["n_cards"] for p in after["players"]] != counts:
+        outcomes = _outcomes(before)
+        shown = [p["n_cards"] for p in after["players"]]
+        match = next((o for o in outcomes if o[0] == shown), None)
+        if match is None:
             problems.append(
                 f"{where}: the card counts do not follow round {before['round_number']}"
             )
+            match = outcomes[0]
+        counts, loser_begins = match
         loser = seating.index(before["loser"])
         first = loser if counts[loser] else _next_in(seating, counts, loser)
-        if after["history"] and after["history"][0]["player"] != seating[first]:
-            problems.append(f"{where}: begun by {after['history'][0]['player']}, not the loser")
+        begun = after["history"][0]["player"] if after["history"] else None
+        if loser_begins and begun is not None and begun != seating[first]:
+            problems.append(f"{where}: begun by {begun}, not the loser")
         to_begin = after is current and not after["history"] and after["cp_nickname"]
-        if to_begin and after["cp_nickname"] != seating[first]:
+        if loser_begins and to_begin and after["cp_nickname"] != seating[first]:
             problems.append(f"{where}: the wrong player is to begin")
     for round_ in rounds:
-        ends = round_ is rounds[-1] and sum(1 for c in _after(round_) if c) == 1
-        if (round_["status"] == "Finished") != ends:
+        finished = round_["status"] == "Finished"
+        if round_ is rounds[-1]:
+            possible = any(
+                (sum(1 for c in counts if c) == 1) == finished for counts, _ in _outcomes(round_)
+            )
+        else:
+            possible = not finished
+        if not possible:
             problems.append(f"round {round_['round_number']}: wrong status {round_['status']}")
     if current is not None:
         bets = [m["action_id"] for m in current["history"]]

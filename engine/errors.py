@@ -97,6 +97,21 @@ class RoundNotReached(BlefError):
     default_message = "The game has not reached this round"
 
 
+class CannotRemoveSelf(BlefError):
+    code = "cannot_remove_self"
+    default_message = "You cannot remove yourself - leave the game instead"
+
+
+class AlreadyOut(BlefError):
+    code = "already_out"
+    default_message = "You are already out of the game"
+
+
+class InvalidMaxCards(BlefError):
+    code = "invalid_max_cards"
+    default_message = "The maximum of cards is out of range"
+
+
 class InvalidState(BlefError):
     """A serialised game that describes an impossible state."""
 

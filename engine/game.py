@@ -32,6 +32,7 @@ from engine.facts import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     N_BETS,
+    N_CARDS,
     NICKNAME_PATTERN,
     Card,
     max_cards,
@@ -184,9 +185,12 @@ class Game:
         "_seed_source",
         "admin",
         "ai_agents",
+        "auto_start",
+        "chosen_max_cards",
         "max_cards",
         "nicknames",
         "public",
+        "ready",
         "round_number",
         "status",
     )
@@ -200,6 +204,12 @@ class Game:
         self.round_number = 0
         self.nicknames: list[str] = []
         self.ai_agents: list[str | None] = []
+        self.ready: list[str] = []
+        """Humans who said they are ready, in join order (the lobby only)."""
+        self.auto_start = False
+        """Whether the game starts by itself once every human is ready (and two are seated)."""
+        self.chosen_max_cards: int | None = None
+        """The admin's maximum of cards (None: the rule's), capped again at the start."""
         self._cards: list[int] = []
         self._hands: list[tuple[int, ...]] = _NO_HANDS
         self._mask = 0
@@ -311,6 +321,9 @@ class Game:
             raise errors.GameAlreadyStarted
         if len(self.nicknames) >= MAX_PLAYERS:
             raise errors.RoomFull
+        if ai_agent is not None and self.admin is None:
+            # An AI is seated by a human admin; it can never be (or inherit) the admin.
+            raise errors.NotAdmin("An AI player joins only when a game's admin invites it")
         pattern = NICKNAME_PATTERN if ai_agent is None else AI_NICKNAME_PATTERN
         if not isinstance(nickname, str) or not pattern.fullmatch(nickname):
             raise errors.InvalidNickname
@@ -322,6 +335,7 @@ class Game:
         self._cards.append(0)
         if self.admin is None:
             self.admin = nickname
+        self._maybe_start()  # an AI joining may complete a table where every human is ready
         return len(self.nicknames) - 1
 
     def ai_nickname(self, name: str) -> str:
@@ -348,6 +362,121 @@ class Game:
         self.public = public
         return changed
 
+    def _check_lobby(self, running_message: str | None = None) -> None:
+        if self.status is Status.RUNNING:
+            raise errors.GameAlreadyStarted(running_message)
+        if self.status is Status.FINISHED:
+            raise errors.GameFinished
+
+    def _human(self, nickname: str) -> int:
+        seat = self.seat_of(nickname)
+        if self.ai_agents[seat] is not None:
+            raise errors.UnknownPlayer(f"{nickname!r} is an AI player")
+        return seat
+
+    def leave(self, nickname: str) -> None:
+        """``nickname`` leaves the lobby: their seat and nickname are free again. If the
+        admin leaves, the human who joined next becomes admin; when no human is left the
+        AI players go too, and the empty game is private (nobody can find it; it expires).
+        """
+        self._check_lobby("Game already started - resign to leave a running game")
+        self._human(nickname)
+        self._drop(nickname)
+        if self.admin == nickname:
+            humans = [n for n, a in zip(self.nicknames, self.ai_agents, strict=True) if a is None]
+            self.admin = humans[0] if humans else None
+        if self.admin is None:
+            self.nicknames, self.ai_agents, self._cards = [], [], []
+            self.ready, self.public, self.auto_start = [], False, False
+        self._maybe_start()
+
+    def remove(self, nickname: str, by: str | None = None) -> None:
+        """The admin (``by``) removes another player, human or AI, from the lobby."""
+        self._check_lobby()
+        self._check_admin(by)
+        self.seat_of(nickname)
+        if nickname == self.admin:
+            raise errors.CannotRemoveSelf
+        self._drop(nickname)
+        self._maybe_start()
+
+    def _drop(self, nickname: str) -> None:
+        seat = self.seat_of(nickname)
+        del self.nicknames[seat], self.ai_agents[seat], self._cards[seat]
+        if nickname in self.ready:
+            self.ready.remove(nickname)
+
+    def set_ready(self, nickname: str, ready: bool) -> bool:
+        """A human says they are ready (or not). Returns whether that changed anything;
+        the game may start by itself (see :attr:`auto_start`)."""
+        self._check_lobby()
+        self._human(nickname)
+        if (nickname in self.ready) == ready:
+            return False
+        if ready:
+            self.ready = [n for n in self.nicknames if n in self.ready or n == nickname]
+        else:
+            self.ready.remove(nickname)
+        self._maybe_start()
+        return True
+
+    def set_auto_start(self, on: bool, by: str | None = None) -> bool:
+        """The admin chooses whether the game starts once every human is ready. Returns
+        whether that changed anything (turning it on may start the game at once)."""
+        self._check_lobby()
+        self._check_admin(by)
+        if self.auto_start == on:
+            return False
+        self.auto_start = on
+        self._maybe_start()
+        return True
+
+    def max_cards_allowed(self) -> int:
+        """The highest maximum of cards the admin may choose now: the rule's maximum for
+        the players seated (counting at least two)."""
+        return max_cards(max(self.n_players, MIN_PLAYERS))
+
+    def set_max_cards(self, limit: int, by: str | None = None) -> bool:
+        """The admin chooses the maximum of cards, 1 to :meth:`max_cards_allowed`. At the
+        start it is capped again by the rule's maximum for the players then seated.
+        Returns whether it changed."""
+        self._check_lobby()
+        self._check_admin(by)
+        top = self.max_cards_allowed()
+        if type(limit) is not int or not 1 <= limit <= top:
+            raise errors.InvalidMaxCards(
+                f"The maximum of cards must be an integer between 1 and {top}"
+                f" for {max(self.n_players, MIN_PLAYERS)} players"
+            )
+        if self.chosen_max_cards == limit:
+            return False
+        self.chosen_max_cards = limit
+        return True
+
+    @property
+    def everyone_ready(self) -> bool:
+        """Whether at least two are seated and every human among them is ready."""
+        humans = sum(1 for a in self.ai_agents if a is None)
+        return self.n_players >= MIN_PLAYERS and humans > 0 and len(self.ready) == humans
+
+    def _maybe_start(self) -> None:
+        if self.auto_start and self.status is Status.NOT_STARTED and self.everyone_ready:
+            self.start()
+
+    def rename(self, nickname: str, new: str) -> None:
+        """Show ``nickname`` as ``new`` from now on (e.g. a nickname reported as
+        offensive). The history keeps its seats, so every move follows the player."""
+        seat = self.seat_of(nickname)
+        folded = new.casefold()
+        if not NICKNAME_PATTERN.fullmatch(new) or any(
+            n.casefold() == folded for i, n in enumerate(self.nicknames) if i != seat
+        ):
+            raise errors.InvalidNickname
+        self.nicknames[seat] = new
+        if self.admin == nickname:
+            self.admin = new
+        self.ready = [new if n == nickname else n for n in self.ready]
+
     def start(self, by: str | None = None) -> None:
         """Start the game: shuffle the seating, give everyone one card, deal round 1.
 
@@ -367,7 +496,8 @@ class Game:
         self._cards = [1] * n
         self._n_active = n
         self._next = [(seat + 1) % n for seat in range(n)]
-        self.max_cards = max_cards(n)
+        self.max_cards = min(max_cards(n), self.chosen_max_cards or N_CARDS)
+        self.ready = []
         self.public = False
         self.status = Status.RUNNING
         self.round_number = 0
@@ -494,6 +624,12 @@ class Game:
                 first = self._next_active(first)
             self._begin_round(first, self._seed_source())
         return record
+
+    def resign(self, nickname: str) -> RoundRecord:
+        """``nickname`` leaves a running game: out at once, as in :meth:`forfeit`."""
+        if self.status is Status.RUNNING and not self._cards[self.seat_of(nickname)]:
+            raise errors.AlreadyOut
+        return self.forfeit(nickname)
 
     def forfeit(self, nickname: str) -> RoundRecord:
         """Eliminate ``nickname`` at once, e.g. a bot that crashed, answered late or cheated.

@@ -52,6 +52,9 @@ def game_to_dict(game: Game) -> dict[str, Any]:
         "seed": None if seed is None else seed.hex(),
         "history": [[seat, action] for seat, action in game._history],
         "current": game._current,
+        "ready": list(game.ready),
+        "auto_start": game.auto_start,
+        "chosen_max_cards": game.chosen_max_cards,
     }
 
 
@@ -136,6 +139,23 @@ def _check_bets(bets: list[tuple[int, int]], active: list[int]) -> None:
             _require(active[seat] > 0, "an eliminated player cannot bet")
 
 
+def _lobby_choices(game: Game, data: dict[str, Any]) -> None:
+    """Readiness, auto start and the chosen maximum (absent from games stored before them)."""
+    ready, auto, chosen = (
+        data.get("ready", []),
+        data.get("auto_start", False),
+        data.get("chosen_max_cards"),
+    )
+    _require(isinstance(ready, list), "ready must be a list")
+    humans = [n for n, a in zip(game.nicknames, game.ai_agents, strict=True) if a is None]
+    _require(all(r in humans for r in ready), "only seated humans can be ready")
+    _require(ready == [n for n in humans if n in ready], "ready lists humans once, in seat order")
+    _require(isinstance(auto, bool), "auto_start must be true or false")
+    top = max_cards(MIN_PLAYERS)
+    _require(chosen is None or (_is_int(chosen) and 1 <= chosen <= top), "bad chosen_max_cards")
+    game.ready, game.auto_start, game.chosen_max_cards = list(ready), auto, chosen
+
+
 def game_from_dict(data: Any, seed_source: SeedSource | None = None) -> Game:
     """Rebuild a :class:`Game` from :func:`game_to_dict`; raise InvalidState if impossible."""
     _require(isinstance(data, dict), "expected an object")
@@ -159,6 +179,7 @@ def game_from_dict(data: Any, seed_source: SeedSource | None = None) -> Game:
     game.nicknames, game.ai_agents, game._cards = nicknames, agents, cards
     history = _history(data.get("history"), n)
     current = data.get("current")
+    _lobby_choices(game, data)
 
     if status is Status.NOT_STARTED:
         _require(rnd == 0 and top == 0, "a game not started has no round and no maximum")
@@ -168,7 +189,9 @@ def game_from_dict(data: Any, seed_source: SeedSource | None = None) -> Game:
         return game
 
     _require(n >= MIN_PLAYERS, "a started game has at least two players")
-    _require(top == max_cards(n), f"max_cards must be {max_cards(n)} for {n} players")
+    _require(not game.ready, "nobody is marked ready once the game has started")
+    chosen = game.chosen_max_cards or N_CARDS
+    _require(top == min(max_cards(n), chosen), f"max_cards must be {max_cards(n)} or the choice")
     _require(rnd >= 1, "a started game is in round 1 or later")
     _require(not public, "a started game is private")
     _require(all(c <= top for c in cards), "nobody holds more than the maximum")
@@ -251,7 +274,7 @@ def round_record_from_dict(data: Any) -> RoundRecord:
         _check_bets(history[:-1], before)
     number, top = data.get("round_number"), data.get("max_cards")
     _require(_is_int(number) and number >= 1, "bad round number")
-    _require(_is_int(top) and n >= MIN_PLAYERS and top == max_cards(n), "bad max_cards")
+    _require(_is_int(top) and n >= MIN_PLAYERS and 1 <= top <= max_cards(n), "bad max_cards")
     return RoundRecord(
         number,
         tuple(nicknames),

@@ -50,7 +50,12 @@ def view_for(game: Game, viewer: str | None = None) -> dict[str, Any]:
         "cp_nickname": game.current_player,
         "history": [move.to_dict() for move in game.history],
         "commitment": game.commitment,
+        "ready": list(game.ready),
+        "auto_start": game.auto_start,
+        "chosen_max_cards": game.chosen_max_cards,
     }
+    if viewer is not None:
+        view["you"] = viewer
     seed = game.revealed_seed
     if seed is not None:
         view["seed"] = seed.hex()

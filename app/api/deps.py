@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 
 from app.service import GameService
-from app.service.errors import InvalidParameter
+from app.service.errors import CredentialsMissing, InvalidParameter
 from app.settings import Settings
 from app.store.factory import build_store
 
@@ -73,6 +73,17 @@ def idempotency_key(
     return key
 
 
+def required_bearer(
+    token: Annotated[str | None, Depends(bearer_credential)],
+) -> str:
+    """The Bearer credential of a route that takes it from the header only: its absence
+    is a 401, answered before anything else of the request is looked at."""
+    if token is None:
+        raise CredentialsMissing("player_uuid", None, "Send your player UUID as a Bearer token")
+    return token
+
+
 ServiceDep = Annotated[GameService, Depends(get_service)]
 BearerDep = Annotated[str | None, Depends(bearer_credential)]
+RequiredBearerDep = Annotated[str, Depends(required_bearer)]
 IdempotencyKeyDep = Annotated[str | None, Depends(idempotency_key)]

@@ -56,6 +56,11 @@ REQUIRED_FIELDS = {
     "InviteRequest": "agent_name",
     "TimeLimitRequest": "time_limit",
     "PlayRequest": "action_id",
+    "NicknameRequest": "nickname",
+    "ReadyRequest": "ready",
+    "AutoStartRequest": "auto_start",
+    "MaxCardsRequest": "max_cards",
+    "ReactRequest": "reaction",
 }
 """The body field each POST form cannot do without."""
 
@@ -69,7 +74,24 @@ def _non_null(parameter: dict[str, Any]) -> dict[str, Any]:
     return {**kept, **branches[0]} if len(branches) == 1 else schema
 
 
-BEARER_ONLY = frozenset({"/games/{game_uuid}/odds"})
+BEARER_ONLY = frozenset(
+    {
+        "/games/{game_uuid}/odds",
+        *(
+            f"/games/{{game_uuid}}/{action}"
+            for action in (
+                "leave",
+                "resign",
+                "remove",
+                "ready",
+                "set-auto-start",
+                "set-max-cards",
+                "react",
+                "report",
+            )
+        ),
+    }
+)
 """Routes that take the credential from the ``Authorization`` header only."""
 BEARER_UUID = "^Bearer [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 

@@ -24,6 +24,8 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.RoomFull: 403,
     rules.TooFewPlayers: 403,
     service.CredentialsMissing: 401,
+    rules.AlreadyOut: 409,
+    service.TooManyReactions: 429,
     service.ConflictError: 409,
     service.GameNotFinished: 409,
     service.GameGone: 410,
@@ -81,6 +83,8 @@ def install(app: FastAPI) -> None:
         response = error_response(status, exc.message, exc.code)
         if status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
+        if isinstance(exc, service.TooManyReactions):
+            response.headers["Retry-After"] = str(exc.retry_after)
         return response
 
     @app.exception_handler(RequestValidationError)

@@ -11,7 +11,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from engine.facts import CHECK, LOST_ROUND
+from app.service.table import REACTIONS
+from engine.facts import CHECK, LOST_ROUND, MIN_PLAYERS, max_cards
+
+MAX_CARDS_EVER = max_cards(MIN_PLAYERS)
 
 
 class ErrorBody(BaseModel):
@@ -52,6 +55,12 @@ class HistoryEntry(BaseModel):
     action_id: int = Field(ge=0, le=LOST_ROUND, description="0..87 bets, 88 check, 89 lost")
 
 
+class Reaction(BaseModel):
+    nickname: str
+    reaction: str = Field(description="One of the fixed reactions")
+    at: float = Field(description="Epoch seconds")
+
+
 class GameState(BaseModel):
     """The established state object, with this service's additions (all optional for
     the established clients): version, commitment, seed, legal_actions, winner, loser."""
@@ -82,6 +91,25 @@ class GameState(BaseModel):
     move_deadline: float | None = Field(
         default=None,
         description="Epoch seconds when the player to move loses the round (time limit only)",
+    )
+    ready: list[str] = Field(
+        default_factory=list, description="Humans who said they are ready (lobby only)"
+    )
+    auto_start: bool = Field(
+        default=False, description="The game starts by itself once every human is ready"
+    )
+    chosen_max_cards: int | None = Field(
+        default=None,
+        ge=1,
+        description="The admin's maximum of cards (null: the rule's); capped again at start",
+    )
+    reactions: list[Reaction] = Field(
+        default_factory=list, description="The last few reactions, oldest first"
+    )
+    you: str | None = Field(
+        default=None,
+        description="Your nickname as now shown (only in a player's own view; it changes if"
+        " reports hide it)",
     )
 
 
@@ -165,3 +193,40 @@ class Odds(BaseModel):
     probabilities: list[float] = Field(
         min_length=88, max_length=88, description="By action id 0..87: the chance the set exists"
     )
+
+
+_Flag = Annotated[Any, WithJsonSchema({"type": "boolean"})]
+
+
+class NicknameRequest(BaseModel):
+    """Names a player of the game (to remove, or to report)."""
+
+    model_config = ConfigDict(extra="forbid")
+    nickname: _Text = None
+
+
+class ReadyRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ready: _Flag = Field(default=None, description="true: ready; false: not ready")
+
+
+class AutoStartRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    auto_start: _Flag = Field(
+        default=None, description="Start by itself once every human is ready (2+ players)"
+    )
+
+
+class MaxCardsRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    max_cards: Annotated[
+        Any, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": MAX_CARDS_EVER})
+    ] = Field(
+        default=None,
+        description="1 to the rule's maximum for the players seated (at least two counted)",
+    )
+
+
+class ReactRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reaction: Annotated[Any, WithJsonSchema({"type": "string", "enum": list(REACTIONS)})] = None

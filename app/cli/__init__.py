@@ -1,4 +1,5 @@
-"""The ``blef`` command: serve the API, and the bot arena (referee, tournament).
+"""The ``blef`` command: serve the API, list nickname reports, and the bot arena (referee,
+tournament).
 
 Command modules are imported when the command line is built, never at package import.
 """
@@ -17,9 +18,10 @@ def build() -> typer.Typer:
     def blef() -> None:
         """Blef: the bluffing card game service and its bot arena."""
 
-    from app.cli import serve  # noqa: PLC0415
+    from app.cli import reports, serve  # noqa: PLC0415
 
     serve.register(cli)
+    reports.register(cli)
     try:
         from app.cli import arena  # noqa: PLC0415
     except ImportError:  # the arena commands are optional while being built

@@ -92,3 +92,30 @@ class NotAPlayer(ServiceError):
 
     code = "unknown_player"
     default_message = "The UUID does not match any active player"
+
+
+class UnknownReaction(InvalidParameter):
+    """A reaction that is not one of the fixed list (app/service/table.py)."""
+
+    code = "unknown_reaction"
+
+
+class TooManyReactions(ServiceError):
+    """A player's reactions past their rate (HTTP 429, with ``Retry-After``)."""
+
+    code = "too_many_reactions"
+    default_message = "Too many reactions; wait a few seconds"
+
+    def __init__(self, message: str | None = None, *, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class CannotReportSelf(ServiceError):
+    code = "cannot_report_self"
+    default_message = "You cannot report your own nickname"
+
+
+class CannotReportAI(ServiceError):
+    code = "cannot_report_ai"
+    default_message = "AI players' nicknames are chosen by the service; there is nothing to report"

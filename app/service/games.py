@@ -5,10 +5,12 @@ Every change follows one path (:meth:`GameService.change`): load the game, check
 apply the change, stamp the times (``last_modified``, the move deadline and when the clock is
 next due, app/clock/agenda.py), then save conditionally on the version that was read, with
 the snapshot of the round that ended, if one did, in one atomic write. A lost race raises
-:class:`ConflictError` (HTTP 409) and nothing is written. Joining is retried on a conflict,
-since re-applying a join to the fresher state is exactly what the client asked for; moves are
-not, since the mover decided on the state they saw. After a save, every subscriber (the
-websocket watchers and the clock of ``blef serve``) is told of the :class:`Change`.
+:class:`ConflictError` (HTTP 409) and nothing is written. Joining and the table's requests
+(leave, ready, react, ...) are retried on a conflict, since re-applying them to the fresher
+state is exactly what the client asked for; a move is retried only if the game's own state
+is still the one the mover saw (a reaction, which changes no card or turn, may have won the
+race). After a save, every subscriber (the websocket watchers and the clock of ``blef
+serve``) is told of the :class:`Change`.
 
 AI players never move inside a human's request: each AI move is its own change, made by the
 clock (app/clock) after the AI's think time, so that every move and every round's end is its
@@ -20,6 +22,7 @@ The service takes and returns plain values; it knows nothing of HTTP.
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import json
 import logging
@@ -34,8 +37,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Final
 
 from app.clock.agenda import plan
-from app.service import ids
+from app.service import ids, table
 from app.service.errors import (
+    CannotReportAI,
+    CannotReportSelf,
     ConflictError,
     GameGone,
     GameNotFinished,
@@ -54,7 +59,7 @@ from app.service.responses import (
     state_body,
 )
 from app.settings import Settings
-from app.store.base import Conflict, GameDoc, GameStore, RoundSnapshot
+from app.store.base import Conflict, GameDoc, GameStore, Report, RoundSnapshot
 from engine import errors as rules
 from engine.agents import make_agent, resolve_agent_name
 from engine.agents.base import Agent
@@ -66,7 +71,7 @@ log = logging.getLogger("blef.service")
 _KEEP_REPLIES: Final = 16
 """Idempotent replies kept per game. A retry comes within seconds, while the same few
 moves are in flight; keeping few keeps the stored item (and each DynamoDB write) small."""
-_JOIN_ATTEMPTS: Final = 8
+_RETRIED_ATTEMPTS: Final = 8
 _ORDER_STRIPES: Final = 64
 _TICK: Final = 0.001
 """The least step between two ``last_modified`` values: every version is strictly newer
@@ -197,6 +202,8 @@ class GameService:
 
         def change(doc: GameDoc, game: Game) -> Outcome:
             try:
+                if table.is_hidden_name(doc.social, name):
+                    raise rules.NicknameTaken
                 game.join(name)
             except (rules.InvalidNickname, rules.NicknameTaken) as error:
                 # The established wording names the parameter, as for every bad input.
@@ -208,7 +215,7 @@ class GameService:
             return (lambda _doc, _snapshots: {"player_uuid": player}), []
 
         return self._change(
-            game_uuid, change, idempotency_key, fingerprint, attempts=_JOIN_ATTEMPTS
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
         )
 
     def invite_ai(
@@ -239,7 +246,7 @@ class GameService:
             return (lambda _doc, _snapshots: {"message": f"{nickname} joined the game"}), []
 
         return self._change(
-            game_uuid, change, idempotency_key, fingerprint, attempts=_JOIN_ATTEMPTS
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
         )
 
     def set_public(
@@ -304,6 +311,262 @@ class GameService:
 
         return self._change(game_uuid, change, idempotency_key, fingerprint)
 
+    # ------------------------------------------------------------------ the table
+
+    def leave(
+        self, game_uuid: str, player_uuid: str | None, idempotency_key: str | None = None
+    ) -> Body:
+        """A player leaves the lobby: their seat, nickname and UUID are freed; an admin who
+        leaves hands over to the human who joined next; the last human out empties the
+        game (its AI players go too; it is private and expires)."""
+        player = ids.player_uuid(player_uuid)
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            nickname = self._nickname_of(doc, player)
+            was_admin = game.admin == nickname
+            game.leave(nickname)
+            self._drop_player(doc, nickname)
+            if not game.n_players:
+                doc.player_uuids.clear()
+                doc.social = {"hidden": doc.social.get("hidden", {})}
+            message = "You left the game"
+            if was_admin and game.admin is not None:
+                message += f" - {game.admin} is the admin now"
+            return self._after_lobby_change(doc, game, message)
+
+        return self._change(
+            game_uuid,
+            change,
+            idempotency_key,
+            _fingerprint("leave", player),
+            attempts=_RETRIED_ATTEMPTS,
+        )
+
+    def remove_player(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        nickname: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin removes another player (human or AI) from the lobby; a removed human's
+        UUID stops working."""
+        admin = ids.admin_uuid(admin_uuid)
+        target = ids.required_text("nickname", nickname)
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            self._require_admin(doc, game, admin)
+            game.remove(target, by=game.admin)
+            self._drop_player(doc, target)
+            return self._after_lobby_change(doc, game, f"{target} was removed from the game")
+
+        fingerprint = _fingerprint("remove", admin, target)
+        return self._change(
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
+        )
+
+    def resign(
+        self, game_uuid: str, player_uuid: str | None, idempotency_key: str | None = None
+    ) -> Body:
+        """A player leaves a running game: out at once, as a forfeit; the round ends there
+        (its snapshot is kept) and the game goes on, or ends if one player is left."""
+        player = ids.player_uuid(player_uuid)
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            record = game.resign(self._nickname_of(doc, player))
+            message = "You resigned - you are out of the game"
+            if game.status is Status.FINISHED:
+                message += f"; {game.winner} won"
+            return (lambda _doc, _snapshots: {"message": message}), [record]
+
+        return self._change(
+            game_uuid,
+            change,
+            idempotency_key,
+            _fingerprint("resign", player),
+            attempts=_RETRIED_ATTEMPTS,
+        )
+
+    def set_ready(
+        self,
+        game_uuid: str,
+        player_uuid: str | None,
+        ready: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """A human says they are ready (or not); the game starts here if the admin chose
+        auto start and this makes every human ready with two or more seated."""
+        player = ids.player_uuid(player_uuid)
+        wanted = ids.flag("ready", ready)
+        word = "ready" if wanted else "not ready"
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            if not game.set_ready(self._nickname_of(doc, player), wanted):
+                raise _Unchanged({"message": f"Request redundant - already {word}"})
+            return self._after_lobby_change(doc, game, word.capitalize())
+
+        fingerprint = _fingerprint("ready", player, word)
+        return self._change(
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
+        )
+
+    def set_auto_start(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        auto_start: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin chooses whether the game starts by itself once every human is ready
+        (turning it on starts the game at once if they already are)."""
+        admin = ids.admin_uuid(admin_uuid)
+        wanted = ids.flag("auto_start", auto_start)
+        word = "on" if wanted else "off"
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            self._require_admin(doc, game, admin)
+            if not game.set_auto_start(wanted, by=game.admin):
+                raise _Unchanged({"message": f"Request redundant - auto start already {word}"})
+            return self._after_lobby_change(doc, game, f"Auto start {word}")
+
+        fingerprint = _fingerprint("auto-start", admin, word)
+        return self._change(
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
+        )
+
+    def set_max_cards(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        max_cards: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin chooses the maximum of cards (1 to the rule's maximum for the players
+        seated); the start caps it again by the rule's maximum for the players then."""
+        admin = ids.admin_uuid(admin_uuid)
+        limit = ids.whole_number("max_cards", max_cards)
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            self._require_admin(doc, game, admin)
+            if not game.set_max_cards(limit, by=game.admin):
+                raise _Unchanged({"message": f"Request redundant - maximum already {limit}"})
+            return _message(f"Maximum of cards set to {limit}"), []
+
+        fingerprint = _fingerprint("max-cards", admin, str(limit))
+        return self._change(
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
+        )
+
+    def react(
+        self,
+        game_uuid: str,
+        player_uuid: str | None,
+        reaction: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """A player sends one of the fixed reactions; every watcher gets it with the state
+        (the last few are shown). Limited per player (``reaction_burst`` per
+        ``reaction_window_seconds``), counted in the game itself."""
+        player = ids.player_uuid(player_uuid)
+        sent = table.reaction(reaction)
+        settings = self.settings
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            table.add_reaction(
+                doc.social,
+                self._nickname_of(doc, player),
+                sent,
+                self._clock(),
+                burst=settings.reaction_burst,
+                window=settings.reaction_window_seconds,
+            )
+            return _message("Reaction sent"), []
+
+        fingerprint = _fingerprint("react", player, sent)
+        return self._change(
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
+        )
+
+    def report(
+        self,
+        game_uuid: str,
+        player_uuid: str | None,
+        nickname: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """A player reports another human's nickname as offensive. The report is kept for
+        the operator (the store's report list); once every other human at the table has
+        reported a nickname, it is shown as ``Player_<seat>`` from then on."""
+        gid = ids.game_uuid(game_uuid)
+        player = ids.player_uuid(player_uuid)
+        target = ids.required_text("nickname", nickname)
+        reported: dict[str, str] = {}
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            reporter = self._nickname_of(doc, player)
+            if target == reporter:
+                raise CannotReportSelf
+            hidden = doc.social.get("hidden", {})
+            original = next((old for old, new in hidden.items() if new == target), None)
+            if original is not None:
+                reported.update(reporter=reporter, nickname=original)
+                raise _Unchanged({"message": "Request redundant - that nickname is hidden"})
+            if game.ai_agents[game.seat_of(target)] is not None:
+                raise CannotReportAI
+            reported.update(reporter=reporter, nickname=target)
+            if not table.record_report(doc.social, reporter, target):
+                raise _Unchanged({"message": "Request redundant - already reported"})
+            message = "Reported"
+            for old, new in self._hide_reported(doc, game):
+                message += f" - {old} is shown as {new} from now on"
+            return _message(message), []
+
+        body = self._change(gid, change, idempotency_key, _fingerprint("report", player, target))
+        if reported:  # the operator's copy; the same report again replaces it
+            now = self._clock()
+            self.store.add_report(
+                Report(
+                    game_uuid=gid,
+                    reporter=reported["reporter"],
+                    nickname=reported["nickname"],
+                    reported_at=now,
+                    expires_at=int(now) + self.settings.report_ttl_seconds,
+                )
+            )
+        return body
+
+    def _after_lobby_change(self, doc: GameDoc, game: Game, message: str) -> Outcome:
+        """A lobby change's reply, saying so if it started the game (auto start); hides a
+        nickname whose last non-reporter just left."""
+        self._hide_reported(doc, game)
+        if game.status is Status.RUNNING:
+            message += " - Game started"
+        return _message(message), []
+
+    @staticmethod
+    def _drop_player(doc: GameDoc, nickname: str) -> None:
+        """Forget a player who left the lobby: their UUID, the idempotent replies that hold
+        it (a replayed join must not hand back a dead secret), what the table noted."""
+        secret = doc.player_uuids.pop(nickname, None)
+        if secret is not None:
+            for key, reply in list(doc.replies.items()):
+                if reply.get("body", {}).get("player_uuid") == secret:
+                    del doc.replies[key]
+        table.forget(doc.social, nickname)
+
+    @staticmethod
+    def _hide_reported(doc: GameDoc, game: Game) -> list[tuple[str, str]]:
+        """Rename every nickname that every other human at the table has reported."""
+        done = []
+        for nickname in table.to_hide(doc.social, game):
+            new = table.alias(game, nickname)
+            game.rename(nickname, new)
+            if nickname in doc.player_uuids:
+                doc.player_uuids[new] = doc.player_uuids.pop(nickname)
+            table.renamed(doc.social, nickname, new)
+            done.append((nickname, new))
+        return done
+
     # ------------------------------------------------------------------ playing
 
     def play(
@@ -323,8 +586,14 @@ class GameService:
         its own change (app/clock).
         """
         fingerprint = _fingerprint("play", str(player_uuid), repr(action_id), str(expected_version))
+        decided_on: list[dict[str, Any]] = []
 
         def change(doc: GameDoc, game: Game) -> Outcome:
+            # Retried after a lost race only if the game itself is as the move found it
+            # (what won the race was a reaction, say): the mover decided on that state.
+            if decided_on and doc.state != decided_on[0]:
+                raise ConflictError
+            decided_on.append(doc.state)
             # The established order of checks: the game's status, the player, the action.
             self._require_running(doc)
             player = ids.player_uuid(player_uuid)
@@ -337,7 +606,9 @@ class GameService:
                 return (lambda new, snapshots: snapshot_body(new, snapshots[0])), [record]
             return (lambda new, _snapshots: state_body(new, game.view_for(nickname))), []
 
-        return self._change(game_uuid, change, idempotency_key, fingerprint)
+        return self._change(
+            game_uuid, change, idempotency_key, fingerprint, attempts=_RETRIED_ATTEMPTS
+        )
 
     # ------------------------------------------------------------------ reading
 
@@ -435,7 +706,12 @@ class GameService:
                 if earlier is not None:
                     return earlier
             game = Game.from_dict(doc.state, seed_source=self._seed_source)
-            work = replace(doc, player_uuids=dict(doc.player_uuids), replies=dict(doc.replies))
+            work = replace(
+                doc,
+                player_uuids=dict(doc.player_uuids),
+                replies=dict(doc.replies),
+                social=copy.deepcopy(doc.social),
+            )
             try:
                 finish, records = change(work, game)
             except _Unchanged as unchanged:
@@ -522,6 +798,10 @@ class _Unchanged(Exception):
     def __init__(self, body: Body) -> None:
         super().__init__()
         self.body = body
+
+
+def _message(text: str) -> Finish:
+    return lambda _doc, _snapshots: {"message": text}
 
 
 def _fingerprint(*parts: str) -> str:

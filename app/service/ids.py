@@ -108,6 +108,33 @@ def time_limit(value: object) -> int:
     return number
 
 
+def flag(name: str, value: object) -> bool:
+    """A JSON ``true`` or ``false`` (nothing else: not 1, not "true")."""
+    if value is None:
+        raise MissingParameter(name, value, f"'{name}' missing - send true or false")
+    if not isinstance(value, bool):
+        raise InvalidParameter(name, value, "Must be true or false")
+    return value
+
+
+def whole_number(name: str, value: object) -> int:
+    """A JSON integer (never a bool, a float or text); its range is the caller's to check."""
+    if value is None:
+        raise MissingParameter(name, value, f"'{name}' missing - please supply it")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidParameter(name, value, "Must be an integer")
+    return value
+
+
+def required_text(name: str, value: object) -> str:
+    """A JSON string that is present, not blank, and valid Unicode."""
+    if value is None or value == "":
+        raise MissingParameter(name, value, f"'{name}' missing - please supply it")
+    if not isinstance(value, str):
+        raise InvalidParameter(name, value, f"'{name}' must be a string")
+    return text(name, value)
+
+
 def text(name: str, value: str) -> str:
     """``value`` if it is Unicode text that UTF-8 can carry. JSON lets a client send a lone
     surrogate (``"\\ud800"``), which is a Python ``str`` but no text: every later use that

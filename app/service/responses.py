@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.service.table import rename_in_round, shown_reactions
 from app.store.base import GameDoc, PublicGame, RoundSnapshot
 from engine.game import Game
 
@@ -37,8 +38,12 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
         "commitment": view["commitment"],
         "time_limit": doc.time_limit,
         "move_deadline": doc.move_deadline,
+        "ready": view["ready"],
+        "auto_start": view["auto_start"],
+        "chosen_max_cards": view["chosen_max_cards"],
+        "reactions": shown_reactions(doc.social),
     }
-    for optional in ("legal_actions", "seed", "winner"):
+    for optional in ("legal_actions", "seed", "winner", "you"):
         if optional in view:
             body[optional] = view[optional]
     return body
@@ -47,7 +52,12 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
 def current_state(doc: GameDoc, viewer: str | None) -> Body:
     """The current round's state object as ``viewer`` (a nickname, or None for an observer)
     may see it: what ``GET /games/{game_uuid}`` answers, and what a websocket watcher is
-    sent. Raises engine.errors.UnknownPlayer for a nickname that is not in the game."""
+    sent. Raises engine.errors.UnknownPlayer for a nickname that is not in the game.
+
+    A watcher who connected under a nickname since hidden after reports is the same
+    player under their new name (a hidden nickname is never taken again at that table)."""
+    if viewer is not None:
+        viewer = doc.social.get("hidden", {}).get(viewer, viewer)
     return state_body(doc, Game.from_dict(doc.state).view_for(viewer))
 
 
@@ -55,7 +65,7 @@ def snapshot_body(doc: GameDoc, round_: RoundSnapshot) -> Body:
     """The state object for a finished round (engine.RoundRecord.to_dict()): every hand,
     the history ending with the 89 event, and the round's seed. Its ``last_modified`` is the
     snapshot's own: older than the state after the round, newer than the state before."""
-    snapshot = round_.data
+    snapshot = rename_in_round(round_.data, doc.social.get("hidden", {}))
     return {
         "game_uuid": doc.game_uuid,
         "admin_nickname": doc.state.get("admin"),
@@ -99,5 +109,5 @@ def record_body(doc: GameDoc, rounds: list[dict[str, Any]]) -> Body:
             {k: v for k, v in p.items() if k in ("nickname", "ai_agent")} for p in state["players"]
         ],
         "winner": winner,
-        "rounds": rounds,
+        "rounds": [rename_in_round(r, doc.social.get("hidden", {})) for r in rounds],
     }

@@ -9,6 +9,7 @@ a game (live state)   ``GAME#<uuid>`` ``STATE``
 a finished round      ``GAME#<uuid>`` ``ROUND#0001`` (zero-padded, so keys sort)
 the room counter      ``COUNTER``     ``ROOM``
 a keyed create        ``CREATE#<h>``  ``KEY`` (``h``: the key's hash; holds the game)
+a nickname report     ``REPORT``      ``<game uuid>#<reporter>#<nickname>``
 ====================  ==============  ===============================================
 
 The live item holds the whole :class:`GameDoc` as a JSON string in ``doc`` (no Decimal
@@ -22,6 +23,12 @@ GSI ``due-games`` (sort key ``due_at``, projecting ``game_uuid`` and ``version``
 a clock rebuilds its agenda or sweeps overdue games. Every save is a full Put, so a game
 that stops being listed (or due) loses those attributes and leaves the index. A round item
 carries its own ``last_modified``.
+
+A report item holds ``game_uuid``, ``reporter``, ``nickname``, ``reported_at`` and
+``expires_at`` (its TTL, past the game's own). Its key is one item per (game, reporter,
+nickname) (nicknames are word characters, never ``#``), so a repeated report is a plain Put
+that replaces it. All reports share one partition: the operator reads them rarely and there
+are few, and no stream consumer (clock, watch) matches their ``sk``.
 
 A save without snapshots is one conditional PutItem; with snapshots it is one
 TransactWriteItems (the conditional Put of the state and a Put per round that must not
@@ -45,7 +52,7 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import ClientError
 
 from app import aws
-from app.store.base import Conflict, DueGame, GameDoc, PublicGame, RoundSnapshot
+from app.store.base import Conflict, DueGame, GameDoc, PublicGame, Report, RoundSnapshot
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -63,6 +70,7 @@ TTL_ATTRIBUTE: Final = "expires_at"
 LISTED: Final = "PUBLIC"
 STATE_SK: Final = "STATE"
 ROUND_PREFIX: Final = "ROUND#"
+REPORT_PK: Final = "REPORT"
 COUNTER_KEY: Final = {"pk": {"S": "COUNTER"}, "sk": {"S": "ROOM"}}
 ROOM_WRAP: Final = 9999
 """Room numbers run 1..9999 and then start again (they are for display only)."""
@@ -220,7 +228,8 @@ class DynamoStore:
     """
 
     query_page_size: int | None = None
-    """``Limit`` of each page of :meth:`load_rounds` (None: DynamoDB's 1 MB pages)."""
+    """``Limit`` of each page of :meth:`load_rounds` and :meth:`list_reports` (None:
+    DynamoDB's 1 MB pages)."""
 
     def __init__(
         self,
@@ -541,6 +550,54 @@ class DynamoStore:
         """Nothing to do: the table's TTL deletes expired items (and reads ignore them
         until it does)."""
         return 0
+
+    def add_report(self, report: Report) -> None:
+        item: Item = {
+            "pk": {"S": REPORT_PK},
+            "sk": {"S": f"{report.game_uuid}#{report.reporter}#{report.nickname}"},
+            "game_uuid": {"S": report.game_uuid},
+            "reporter": {"S": report.reporter},
+            "nickname": {"S": report.nickname},
+            "reported_at": {"N": _number(float(report.reported_at))},
+            TTL_ATTRIBUTE: {"N": _number(int(report.expires_at))},
+        }
+        self._count("PutItem")
+        self.client.put_item(TableName=self.table_name, Item=item)
+
+    def list_reports(self, limit: int) -> list[Report]:
+        # Every report is read (they are few), since the sort key orders them by game, not
+        # by time; TTL deletes lazily, so the expired ones are dropped here.
+        now = time.time()
+        reports: list[Report] = []
+        start: Item | None = None
+        while True:
+            kwargs: dict[str, Any] = {}
+            if start is not None:
+                kwargs["ExclusiveStartKey"] = start
+            if self.query_page_size is not None:
+                kwargs["Limit"] = self.query_page_size
+            self._count("Query")
+            page = self.client.query(
+                TableName=self.table_name,
+                KeyConditionExpression="pk = :pk",
+                ExpressionAttributeValues={":pk": {"S": REPORT_PK}},
+                **kwargs,
+            )
+            for item in page.get("Items", []):
+                report = Report(
+                    game_uuid=item["game_uuid"]["S"],
+                    reporter=item["reporter"]["S"],
+                    nickname=item["nickname"]["S"],
+                    reported_at=float(item["reported_at"]["N"]),
+                    expires_at=int(item[TTL_ATTRIBUTE]["N"]),
+                )
+                if report.expires_at >= now:
+                    reports.append(report)
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                break
+        reports.sort(key=lambda r: (-r.reported_at, r.game_uuid, r.reporter, r.nickname))
+        return reports[: max(limit, 0)]
 
     @staticmethod
     def _create_key(key_hash: str) -> Item:

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from app.store.base import Conflict, DueGame, GameDoc, PublicGame, RoundSnapshot
+from app.store.base import Conflict, DueGame, GameDoc, PublicGame, Report, RoundSnapshot
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -44,6 +44,15 @@ CREATE TABLE IF NOT EXISTS create_keys (
     game_uuid     TEXT NOT NULL,
     expires_at    INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS reports (
+    game_uuid     TEXT NOT NULL,
+    reporter      TEXT NOT NULL,
+    nickname      TEXT NOT NULL,
+    reported_at   REAL NOT NULL,
+    expires_at    INTEGER NOT NULL,
+    PRIMARY KEY (game_uuid, reporter, nickname)
+);
+CREATE INDEX IF NOT EXISTS reports_newest ON reports (reported_at DESC);
 CREATE TABLE IF NOT EXISTS counters (
     name  TEXT PRIMARY KEY,
     value INTEGER NOT NULL
@@ -280,10 +289,42 @@ class SqliteStore:
             (value,) = conn.execute("SELECT value FROM counters WHERE name = 'room'").fetchone()
         return (int(value) - 1) % _ROOM_WRAP + 1
 
+    def add_report(self, report: Report) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO reports (game_uuid, reporter, nickname, reported_at, expires_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (game_uuid, reporter, nickname)"
+                " DO UPDATE SET reported_at = excluded.reported_at,"
+                " expires_at = excluded.expires_at",
+                (
+                    report.game_uuid,
+                    report.reporter,
+                    report.nickname,
+                    report.reported_at,
+                    report.expires_at,
+                ),
+            )
+
+    def list_reports(self, limit: int) -> list[Report]:
+        # Read like load(): an expired report not yet purged is no longer there.
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT game_uuid, reporter, nickname, reported_at, expires_at FROM reports"
+                " WHERE expires_at >= ? ORDER BY reported_at DESC, game_uuid, reporter, nickname"
+                " LIMIT ?",
+                (time.time(), max(limit, 0)),
+            )
+            .fetchall()
+        )
+        return [Report(g, who, nick, at, int(exp)) for g, who, nick, at, exp in rows]
+
     def purge_expired(self, now: float) -> int:
-        """Delete expired games and their rounds; returns how many games went."""
+        """Delete expired games and their rounds, and expired reports (which outlive their
+        game); returns how many games went."""
         cutoff = int(now)
         with self._write() as conn:
+            conn.execute("DELETE FROM reports WHERE expires_at < ?", (cutoff,))
             conn.execute(
                 "DELETE FROM rounds WHERE game_uuid IN"
                 " (SELECT game_uuid FROM games WHERE expires_at < ?)",

@@ -22,6 +22,7 @@ def test_each_agent_is_made_by_its_name_and_carries_it(name: str) -> None:
 @pytest.mark.parametrize("name", sorted([*AGENTS, *ALIASES]))
 def test_every_agent_name_and_alias_makes_a_valid_ai_nickname(name: str) -> None:
     game = Game()
+    game.join("ann")  # an AI is seated by a human admin
     nickname = game.ai_nickname(name)
     assert nickname == f"{name}_(AI)"
     assert AI_NICKNAME_PATTERN.fullmatch(nickname)

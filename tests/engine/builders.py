@@ -19,7 +19,8 @@ NAMES = ("alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi")
 SEED = bytes(range(32))
 
 
-# The keys every engine view has (views add "seed", "winner" and "legal_actions" when due).
+# The keys every engine view has (views add "seed", "winner" and "legal_actions" when due,
+# and "you" in a player's own view).
 VIEW_KEYS = {
     "admin_nickname",
     "public",
@@ -31,6 +32,9 @@ VIEW_KEYS = {
     "cp_nickname",
     "history",
     "commitment",
+    "ready",
+    "auto_start",
+    "chosen_max_cards",
 }
 
 
@@ -76,6 +80,9 @@ def running_state(
         "seed": seed.hex(),
         "history": [[s, a] for s, a in history],
         "current": current,
+        "ready": [],
+        "auto_start": False,
+        "chosen_max_cards": None,
     }
 
 

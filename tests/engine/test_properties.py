@@ -182,7 +182,8 @@ def assert_no_leak(game: Game) -> None:
     for viewer in (None, *game.nicknames):
         view = game.view_for(viewer)
         text = json.dumps(view)
-        extra = set(view) - VIEW_KEYS
+        assert view.get("you") == viewer  # a player is told who they are, nobody else is
+        extra = set(view) - VIEW_KEYS - {"you"}
         shown = {entry["nickname"]: entry["hand"] for entry in view["hands"]}
         if running:
             assert seed.hex() not in text

@@ -277,7 +277,7 @@ CORRUPTIONS: list[tuple[str, Callable[[], Any], str]] = [
     ("an admin of nobody", change(lambda: Game().to_dict(), admin="zed"), "has an admin"),
     ("public as a string", change(mid_round, public="false"), "public must be true or false"),
     ("a started public game", change(mid_round, public=True), "a started game is private"),
-    ("max_cards wrong", change(mid_round, max_cards=10), "max_cards must be 8 for 3 players"),
+    ("max_cards wrong", change(mid_round, max_cards=10), "max_cards must be 8 or the choice"),
     ("max_cards missing", edit(mid_round, lambda s: s.pop("max_cards")), "must be integers"),
     ("round as a string", change(mid_round, round_number="3"), "must be integers"),
     ("a running round 0", change(mid_round, round_number=0), "round 1 or later"),

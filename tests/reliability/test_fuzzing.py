@@ -154,6 +154,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
         db_path=tmp_path_factory.mktemp("fuzz") / "blef.db",
         rate_limit_burst=0,
         max_in_flight_per_address=0,
+        reaction_burst=1_000_000,  # the one seeded player reacts far past any real rate
     )
     store = SqliteStore(settings_.db_path)
     service = GameService(store, settings_, seed_source=seed_sequence(20261121))

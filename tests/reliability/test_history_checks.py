@@ -50,8 +50,9 @@ def _seed_changed(rounds: Rounds) -> None:
     rounds[0]["seed"] = "00" * 32
 
 
-def _check_missing(rounds: Rounds) -> None:
-    del rounds[1]["history"][-2]
+def _loss_event_missing(rounds: Rounds) -> None:
+    # (A missing check alone may read as a timeout of the player to move, which is legal.)
+    del rounds[1]["history"][-1]
 
 
 def _card_counts_wrong(rounds: Rounds) -> None:
@@ -66,7 +67,7 @@ CORRUPTIONS: list[Callable[[Rounds], None]] = [
     _loser_swapped,
     _bets_fall,
     _seed_changed,
-    _check_missing,
+    _loss_event_missing,
     _card_counts_wrong,
     _round_lost,
 ]

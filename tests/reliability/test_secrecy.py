@@ -68,6 +68,11 @@ STATE_KEYS = {
     "loser",
     "time_limit",
     "move_deadline",
+    "ready",
+    "auto_start",
+    "chosen_max_cards",
+    "reactions",
+    "you",
 }
 LOG_KEYS = {
     "time",
@@ -160,6 +165,7 @@ def cards(game: Game, nickname: str) -> list[dict[str, int]]:
 def assert_view(view: dict[str, Any], game: Game, reader: str | None, world: World) -> None:
     """A view of the current round holds exactly what ``reader`` may see."""
     assert set(view) <= STATE_KEYS
+    assert view.get("you") == reader  # only a player is told a nickname: their own
     assert view["players"] == [row.to_dict() for row in game.players]
     assert view["status"] == game.status.value
     assert view["round_number"] == game.round_number

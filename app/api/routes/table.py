@@ -1,0 +1,156 @@
+"""The table as people use it: leave, resign, remove, readiness, auto start, the maximum of
+cards, reactions, reports. POST only, credentials in ``Authorization: Bearer`` only (these
+routes are new: no established client sends them in the URL)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from app.api.deps import IdempotencyKeyDep, RequiredBearerDep, ServiceDep
+from app.api.routes.common import errors, reply
+from app.api.schemas import (
+    AutoStartRequest,
+    MaxCardsRequest,
+    Message,
+    NicknameRequest,
+    ReactRequest,
+    ReadyRequest,
+)
+
+router = APIRouter(tags=["table"])
+
+_ANSWERS = {200: {"model": Message}, **errors(400, 401, 403, 409, 413, 422)}
+
+
+@router.post(
+    "/games/{game_uuid}/leave",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Leave the lobby (your seat and nickname are freed)",
+)
+def leave(
+    game_uuid: str, bearer: RequiredBearerDep, service: ServiceDep, key: IdempotencyKeyDep
+) -> JSONResponse:
+    """Before the start only (a running game is left by resigning). If the admin leaves,
+    the human who joined next becomes admin; the last human out empties the game."""
+    return reply(service.leave(game_uuid, bearer, idempotency_key=key))
+
+
+@router.post(
+    "/games/{game_uuid}/resign",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Resign: leave a running game, out at once",
+)
+def resign(
+    game_uuid: str, bearer: RequiredBearerDep, service: ServiceDep, key: IdempotencyKeyDep
+) -> JSONResponse:
+    """As a forfeit: the round ends with your lost-round event (89), its snapshot is kept,
+    and the game goes on with a new round, or ends if one player is left."""
+    return reply(service.resign(game_uuid, bearer, idempotency_key=key))
+
+
+@router.post(
+    "/games/{game_uuid}/remove",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Remove a player or an AI from the lobby (admin only)",
+)
+def remove(
+    game_uuid: str,
+    bearer: RequiredBearerDep,
+    body: NicknameRequest,
+    service: ServiceDep,
+    key: IdempotencyKeyDep,
+) -> JSONResponse:
+
+    return reply(service.remove_player(game_uuid, bearer, body.nickname, idempotency_key=key))
+
+
+@router.post(
+    "/games/{game_uuid}/ready",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Say you are ready (or not) to start",
+)
+def ready(
+    game_uuid: str,
+    bearer: RequiredBearerDep,
+    body: ReadyRequest,
+    service: ServiceDep,
+    key: IdempotencyKeyDep,
+) -> JSONResponse:
+    """With auto start on, the request that makes every human ready (two or more seated)
+    starts the game; its message then ends with "Game started"."""
+    return reply(service.set_ready(game_uuid, bearer, body.ready, idempotency_key=key))
+
+
+@router.post(
+    "/games/{game_uuid}/set-auto-start",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Start by itself once every human is ready (admin only)",
+)
+def set_auto_start(
+    game_uuid: str,
+    bearer: RequiredBearerDep,
+    body: AutoStartRequest,
+    service: ServiceDep,
+    key: IdempotencyKeyDep,
+) -> JSONResponse:
+
+    return reply(service.set_auto_start(game_uuid, bearer, body.auto_start, idempotency_key=key))
+
+
+@router.post(
+    "/games/{game_uuid}/set-max-cards",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Choose the maximum of cards (admin only, before the start)",
+)
+def set_max_cards(
+    game_uuid: str,
+    bearer: RequiredBearerDep,
+    body: MaxCardsRequest,
+    service: ServiceDep,
+    key: IdempotencyKeyDep,
+) -> JSONResponse:
+
+    return reply(service.set_max_cards(game_uuid, bearer, body.max_cards, idempotency_key=key))
+
+
+@router.post(
+    "/games/{game_uuid}/react",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Send a reaction to the table",
+)
+def react(
+    game_uuid: str,
+    bearer: RequiredBearerDep,
+    body: ReactRequest,
+    service: ServiceDep,
+    key: IdempotencyKeyDep,
+) -> JSONResponse:
+    """Any player, in any state of the game. A few per player every few seconds; past
+    that, 429 ``too_many_reactions`` with ``Retry-After``."""
+    return reply(service.react(game_uuid, bearer, body.reaction, idempotency_key=key))
+
+
+@router.post(
+    "/games/{game_uuid}/report",
+    response_model=None,
+    responses=_ANSWERS,
+    summary="Report another player's nickname as offensive",
+)
+def report(
+    game_uuid: str,
+    bearer: RequiredBearerDep,
+    body: NicknameRequest,
+    service: ServiceDep,
+    key: IdempotencyKeyDep,
+) -> JSONResponse:
+    """Kept for the operator. Once every other human at the table has reported a
+    nickname, it is shown as ``Player_<seat>`` from then on."""
+    return reply(service.report(game_uuid, bearer, body.nickname, idempotency_key=key))
