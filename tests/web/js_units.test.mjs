@@ -5,6 +5,7 @@ import { test } from "node:test";
 
 import { actionName, SETS } from "../../app/web/static/bets.js";
 import { dealHands, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
+import { maxCardsChoices, reactionLines, REACTIONS, ruleMaxCards } from "../../app/web/static/table.js";
 
 test("there are 88 sets, each named, and 88 is a check", () => {
   assert.equal(SETS.length, 88);
@@ -42,10 +43,23 @@ test("a round whose hand was swapped fails verification", async () => {
   assert.equal((await verifyRound(round)).ok, false);
 });
 
+test("the admin may choose 1..11 cards with one or two players seated, 1..3 with eight", () => {
+  assert.deepEqual(maxCardsChoices(1), maxCardsChoices(2));
+  assert.equal(maxCardsChoices(2).length, 11);
+  assert.deepEqual(maxCardsChoices(8), [1, 2, 3]);
+});
+
+test("the last reactions read as 'nickname reaction', oldest first", () => {
+  const shown = reactionLines([{ nickname: "bob", reaction: "👍", at: 1 }, { nickname: "al", reaction: "🎉", at: 2 }]);
+  assert.deepEqual(shown, ["bob 👍", "al 🎉"]);
+  assert.deepEqual(reactionLines(undefined), []);
+});
+
 // Printed for the Python side: names and deals for seeds it chooses.
 if (process.env.BLEF_JS_DUMP) {
   const seeds = JSON.parse(process.env.BLEF_JS_DUMP);
   const deals = [];
   for (const [hex, sizes] of seeds) deals.push(await dealHands(hexToBytes(hex), sizes));
-  console.log("BLEF_DUMP " + JSON.stringify({ names: SETS.map((s) => s.name), deals }));
+  const maxCards = [2, 3, 4, 5, 6, 7, 8].map(ruleMaxCards);
+  console.log("BLEF_DUMP " + JSON.stringify({ names: SETS.map((s) => s.name), deals, maxCards, reactions: REACTIONS }));
 }

@@ -1,4 +1,5 @@
-"""The client's pure JS modules against the Python engine: bet names and deal re-derivation."""
+"""The client's pure JS modules against the Python engine and service: bet names, deal
+re-derivation, the maximum of cards and the reactions."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from app.service.table import REACTIONS
 from engine.dealing import deal_hands
+from engine.facts import MAX_PLAYERS, MIN_PLAYERS, max_cards
 from engine.sets import SETS
 
 TESTS = Path(__file__).with_name("js_units.test.mjs")
@@ -42,7 +45,7 @@ def test_the_js_unit_tests_pass_under_node() -> None:
     assert "# fail 0" in result.stdout
 
 
-def test_the_page_names_every_set_and_deals_every_seed_exactly_as_the_engine() -> None:
+def test_the_page_names_every_set_deals_every_seed_and_knows_the_table_as_the_service() -> None:
     rng = random.Random(12)
     cases = []
     for _ in range(20):
@@ -57,3 +60,5 @@ def test_the_page_names_every_set_and_deals_every_seed_exactly_as_the_engine() -
         [list(h) for h in deal_hands(bytes.fromhex(seed), sizes)[0]] for seed, sizes in cases
     ]
     assert dump["deals"] == expected
+    assert dump["maxCards"] == [max_cards(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
+    assert dump["reactions"] == list(REACTIONS)

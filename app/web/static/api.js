@@ -42,3 +42,7 @@ export function seatOf(game) {
 export function keepSeat(game, seat) {
   localStorage.setItem(`blef:seat:${game}`, JSON.stringify(seat));
 }
+
+export function forgetSeat(game) {
+  localStorage.removeItem(`blef:seat:${game}`);
+}

@@ -1,7 +1,8 @@
 // The Blef browser client: hash routes #/ (lobby), #/game/<uuid> (table), #/replay/<uuid>.
-import { api, ApiError, keepSeat, seatOf } from "./api.js";
+import { api, ApiError, forgetSeat, keepSeat, seatOf } from "./api.js";
 import { actionName, cardName, CHECK, LOST, SETS, SUIT_SYMBOLS, VALUES } from "./bets.js";
 import { verifyRound } from "./deal.js";
+import { maxCardsChoices, reactionLines, REACTIONS } from "./table.js";
 
 const AGENTS = ["Dazhbog", "Porevit", "probabilist", "bold", "bayesian", "random"];
 const REVEAL_SECONDS = 8;
@@ -109,7 +110,8 @@ function lobby() {
 // ---------------------------------------------------------------- table
 function table(game) {
   const s = { state: null, etag: null, seat: seatOf(game), shownRound: null, revealed: new Set(),
-    odds: null, oddsOn: localStorage.getItem("blef:odds") === "on", busy: false };
+    odds: null, oddsOn: localStorage.getItem("blef:odds") === "on", busy: false,
+    notice: null, reported: reportedIn(game) };
   let alive = true;
   let socket = null;
 
@@ -122,8 +124,12 @@ function table(game) {
       s.etag = r.etag;
       await accept(r.data);
     } catch (e) {
+      if (!alive) return; // the page moved on (e.g. we left) while the request was out
       if (e instanceof ApiError && e.status === 400 && token() && e.code !== "unknown_game") {
-        say(`Your seat was not recognised (${e.message}); watching instead.`, true);
+        // Removed by the admin, or left from another tab: the kept UUID opens nothing now.
+        s.notice = "You are no longer in this game; watching instead.";
+        say(`${s.notice} (${e.message})`, true);
+        forgetSeat(game);
         s.seat = null;
         return refresh();
       }
@@ -142,6 +148,11 @@ function table(game) {
     // Rounds that ended since the last state we showed: reveal each from its snapshot.
     const from = s.shownRound;
     s.state = state;
+    // `you` is our nickname as shown now: a reported nickname becomes Player_<seat>.
+    if (s.seat && state.you && state.you !== s.seat.nickname) {
+      s.seat = { ...s.seat, nickname: state.you };
+      keepSeat(game, s.seat);
+    }
     if (from !== null && state.round_number > from) {
       for (let n = Math.max(from, 1); n < state.round_number; n++) await revealRound(n);
     }
@@ -175,13 +186,16 @@ function table(game) {
     catch { s.odds = null; }
   }
 
+  /** POST one change; whether the service took it (its refusal is shown in its words). */
   async function act(path, body, done) {
-    if (s.busy) return;
+    if (s.busy) return false;
     s.busy = true;
+    let ok = false;
     try {
       const r = await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
       say(done || (r.data && r.data.message) || "Done.");
       if (path === "play" && r.data && r.data.history) revealState(r.data);
+      ok = true;
     } catch (e) {
       say(e.message, true);
     } finally {
@@ -189,6 +203,55 @@ function table(game) {
     }
     s.etag = null;
     await refresh();
+    return ok;
+  }
+
+  /** A reaction skips the busy lock: it never changes the game, and a second one while the
+   * first is on its way must reach the service (which, not the page, limits the rate). */
+  async function react(reaction) {
+    try {
+      await api(`/games/${game}/react`, { method: "POST", body: { reaction }, token: token() });
+    } catch (e) {
+      say(e.message, true);
+      return;
+    }
+    s.etag = null;
+    await refresh();
+  }
+
+  async function leave() {
+    if (s.busy) return;
+    s.busy = true;
+    try {
+      const r = await api(`/games/${game}/leave`, { method: "POST", token: token() });
+      forgetSeat(game);
+      s.seat = null;
+      say((r.data && r.data.message) || "You left the game.");
+      location.hash = "#/";
+    } catch (e) {
+      say(e.message, true);
+    } finally {
+      s.busy = false;
+    }
+  }
+
+  function resign() {
+    if (!confirm("Resign? You leave this game for good and watch the rest as an eliminated player.")) return;
+    act("resign");
+  }
+
+  async function report(nickname, seat) {
+    if (!confirm(`Report the nickname "${nickname}" as offensive?`)) return;
+    // Once every other human has reported it, the name shown becomes Player_<seat>: that
+    // name is the one we reported too. Marked before the request goes, since the renamed
+    // state may arrive over the websocket before the request's own answer.
+    const marked = [nickname, `Player_${seat}`].filter((n) => !s.reported.has(n));
+    for (const n of marked) s.reported.add(n);
+    if (await act("report", { nickname })) keepReported(game, s.reported);
+    else {
+      for (const n of marked) s.reported.delete(n);
+      render();
+    }
   }
 
   async function join(nickname) {
@@ -213,9 +276,11 @@ function table(game) {
     }
     const me = s.seat && s.seat.nickname;
     const admin = me && st.admin_nickname === me;
+    const seated = me && st.players.some((p) => p.nickname === me);
     const parts = [];
     parts.push(h("h1", {}, `Room ${st.room}`, h("span", { class: "badge" }, st.status),
       me ? h("span", { class: "you" }, `you are ${me}`) : h("span", { class: "you" }, "watching")));
+    if (s.notice && !me) parts.push(h("p", { class: "error", id: "notice" }, s.notice));
     const share = `${location.origin}/#/game/${game}`;
     parts.push(h("p", { class: "share" }, "Share this link: ",
       h("input", { id: "share-link", readonly: true, value: share, "aria-label": "Link to this game" })));
@@ -240,16 +305,37 @@ function table(game) {
               : h("button", { onclick: () => act("make-public") }, "Make public")),
           h("div", { class: "row" }, limit,
             h("button", { onclick: () => act("set-time-limit", { time_limit: Number(limit.value) }) }, "Set time limit")),
+          h("div", { class: "row" }, maxCardsEl(st)),
+          h("label", { class: "check" }, h("input", { type: "checkbox", id: "auto-start", checked: !!st.auto_start,
+            onchange: (ev) => act("set-auto-start", { auto_start: ev.target.checked }) }),
+          " Start by itself when everyone is ready"),
           h("button", { id: "start", class: "primary", onclick: () => act("start", undefined, "Game started.") }, "Start the game")));
       } else if (me) {
-        parts.push(h("p", { class: "muted" }, `Waiting for ${st.admin_nickname} to start.`));
+        parts.push(h("p", { class: "muted" }, st.auto_start
+          ? `The game starts by itself when everyone is ready, or when ${st.admin_nickname} starts it.`
+          : `Waiting for ${st.admin_nickname} to start.`));
       }
+      if (!admin) {
+        parts.push(h("p", { class: "muted", id: "chosen-max-cards" }, "Maximum of cards: ",
+          st.chosen_max_cards ? String(st.chosen_max_cards) : "the rule's maximum"));
+      }
+      if (seated) parts.push(h("div", { class: "row" }, h("button", { id: "leave", onclick: leave }, "Leave")));
+    } else {
+      parts.push(h("p", { id: "max-cards" }, `Maximum ${st.max_cards} card${st.max_cards === 1 ? "" : "s"} each:`
+        + " one more and a player is out."));
     }
 
-    parts.push(playersEl(st));
+    parts.push(playersEl(st, me, admin));
+    parts.push(reactionsEl(st, seated));
     const mine = (st.hands || []).find((x) => x.nickname === me);
     if (mine && st.status === "Running") {
       parts.push(h("section", { "aria-label": "Your cards", class: "hand" }, h("h2", {}, "Your cards"), mine.hand.map(cardEl)));
+    }
+    const myRow = st.players.find((p) => p.nickname === me);
+    if (st.status === "Running" && myRow && myRow.n_cards > 0) {
+      parts.push(h("div", { class: "row" }, h("button", { id: "resign", onclick: resign }, "Resign")));
+    } else if (st.status === "Running" && myRow) {
+      parts.push(h("p", { id: "out", class: "muted" }, "You are out of the game; watching the rest."));
     }
     if (st.status === "Running" && isMyTurn()) parts.push(pickerEl(st));
     else if (st.status === "Running" && st.cp_nickname) parts.push(h("p", { class: "turn" }, `${st.cp_nickname} to move.`));
@@ -268,16 +354,53 @@ function table(game) {
     if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
   }
 
-  function playersEl(st) {
+  function playersEl(st, me, admin) {
     const deadline = st.move_deadline ? Math.max(0, Math.round(st.move_deadline - Date.now() / 1000)) : null;
-    return h("ul", { class: "players", "aria-label": "Players" }, st.players.map((p) => {
-      const out = st.status !== "Not started" && p.n_cards === 0;
+    const lobby = st.status === "Not started";
+    const ready = new Set(st.ready || []);
+    const seated = me && st.players.some((p) => p.nickname === me);
+    return h("ul", { class: "players", "aria-label": "Players" }, st.players.map((p, i) => {
+      const out = !lobby && p.n_cards === 0;
       const turn = st.cp_nickname === p.nickname;
+      const mine = p.nickname === me;
+      const human = !p.ai_agent;
+      const isReady = ready.has(p.nickname);
       return h("li", { class: `${out ? "out" : ""} ${turn ? "turn" : ""}` },
-        h("span", { class: "nick" }, p.nickname, p.nickname === st.admin_nickname ? " (admin)" : ""),
+        h("span", { class: "nick" }, p.nickname, p.nickname === st.admin_nickname ? " (admin)" : "",
+          lobby && isReady ? h("span", { class: "ready", role: "img", "aria-label": `${p.nickname} is ready` }, " ✓") : null),
         h("span", { class: "count" }, out ? "out" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`),
-        turn ? h("span", { class: "badge" }, deadline !== null ? `to move, ${deadline}s left` : "to move") : null);
+        turn ? h("span", { class: "badge" }, deadline !== null ? `to move, ${deadline}s left` : "to move") : null,
+        lobby && mine ? h("button", { id: "ready-toggle", class: "small",
+          onclick: () => act("ready", { ready: !isReady }) }, isReady ? "Not ready" : "Ready") : null,
+        lobby && admin && !mine ? h("button", { id: `remove-${p.nickname}`, class: "small", "aria-label": `Remove ${p.nickname}`,
+          onclick: () => act("remove", { nickname: p.nickname }) }, "Remove") : null,
+        seated && human && !mine ? (s.reported.has(p.nickname)
+          ? h("span", { class: "muted reported" }, "Reported")
+          : h("button", { id: `report-${p.nickname}`, class: "small link", "aria-label": `Report nickname ${p.nickname}`,
+            onclick: () => report(p.nickname, i + 1) }, "Report nickname")) : null);
     }));
+  }
+
+  function maxCardsEl(st) {
+    const chosen = st.chosen_max_cards;
+    const choices = maxCardsChoices(st.players.length);
+    // Chosen with fewer players seated than now: still the choice, capped at the start.
+    const over = chosen && chosen > choices.length
+      ? h("option", { value: chosen, selected: true }, `${chosen} (${choices.length} at most now: capped at the start)`) : null;
+    const select = h("select", { id: "max-cards-choice", "aria-label": "Maximum of cards",
+      onchange: () => act("set-max-cards", { max_cards: Number(select.value) }) },
+    chosen ? null : h("option", { value: "", selected: true }, "Rule's maximum"),
+    choices.map((n) => h("option", { value: n, selected: n === chosen }, String(n))), over);
+    return h("label", { class: "check" }, "Maximum of cards ", select);
+  }
+
+  function reactionsEl(st, seated) {
+    const lines = reactionLines(st.reactions);
+    return h("section", { class: "reactions", "aria-label": "Reactions" },
+      seated ? h("div", { class: "row bar" }, REACTIONS.map((r, i) => h("button", { id: `react-${i}`, class: "small",
+        "aria-label": `React ${r}`, onclick: () => react(r) }, r))) : null,
+      h("ul", { class: "recent", "aria-label": "Recent reactions" },
+        lines.length ? lines.map((line) => h("li", {}, line)) : h("li", { class: "muted" }, "No reactions yet.")));
   }
 
   function pickerEl(st) {
@@ -337,6 +460,19 @@ function table(game) {
   const poll = setInterval(refresh, 1000);
   const tick = setInterval(() => { if (s.state && s.state.move_deadline) render(); }, 1000);
   return () => { alive = false; clearInterval(poll); clearInterval(tick); if (socket) socket.close(); };
+}
+
+/** The nicknames this browser reported in a game, kept so a reload still says "Reported". */
+function reportedIn(game) {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(`blef:reported:${game}`)) || []);
+  } catch {
+    return new Set();
+  }
+}
+
+function keepReported(game, names) {
+  localStorage.setItem(`blef:reported:${game}`, JSON.stringify([...names]));
 }
 
 // ---------------------------------------------------------------- the reveal of a round
