@@ -46,7 +46,7 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import ClientError
@@ -435,8 +435,8 @@ class DynamoStore:
             return None
         return _snapshot(game_uuid, round_number, item)
 
-    def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
-        rounds: list[RoundSnapshot] = []
+    def _query_all(self, **query: Any) -> Iterator[Item]:
+        """Every item a Query finds, page after page (``query_page_size`` items a page)."""
         start: Item | None = None
         while True:
             kwargs: dict[str, Any] = {}
@@ -445,8 +445,16 @@ class DynamoStore:
             if self.query_page_size is not None:
                 kwargs["Limit"] = self.query_page_size
             self._count("Query")
-            page = self.client.query(
-                TableName=self.table_name,
+            page = self.client.query(TableName=self.table_name, **query, **kwargs)
+            yield from page.get("Items", [])
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                return
+
+    def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
+        rounds = [
+            _snapshot(game_uuid, int(item["round_number"]["N"]), item)
+            for item in self._query_all(
                 KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
                 ExpressionAttributeValues={
                     ":pk": {"S": _game_pk(game_uuid)},
@@ -455,15 +463,8 @@ class DynamoStore:
                 ProjectionExpression="round_number, #data, last_modified",
                 ExpressionAttributeNames={"#data": "data"},
                 ConsistentRead=True,
-                **kwargs,
             )
-            rounds.extend(
-                _snapshot(game_uuid, int(item["round_number"]["N"]), item)
-                for item in page.get("Items", [])
-            )
-            start = page.get("LastEvaluatedKey")
-            if not start:
-                break
+        ]
         rounds.sort(key=lambda r: r.round_number)
         return rounds
 
@@ -569,33 +570,19 @@ class DynamoStore:
         # by time; TTL deletes lazily, so the expired ones are dropped here.
         now = time.time()
         reports: list[Report] = []
-        start: Item | None = None
-        while True:
-            kwargs: dict[str, Any] = {}
-            if start is not None:
-                kwargs["ExclusiveStartKey"] = start
-            if self.query_page_size is not None:
-                kwargs["Limit"] = self.query_page_size
-            self._count("Query")
-            page = self.client.query(
-                TableName=self.table_name,
-                KeyConditionExpression="pk = :pk",
-                ExpressionAttributeValues={":pk": {"S": REPORT_PK}},
-                **kwargs,
+        query = self._query_all(
+            KeyConditionExpression="pk = :pk", ExpressionAttributeValues={":pk": {"S": REPORT_PK}}
+        )
+        for item in query:
+            report = Report(
+                game_uuid=item["game_uuid"]["S"],
+                reporter=item["reporter"]["S"],
+                nickname=item["nickname"]["S"],
+                reported_at=float(item["reported_at"]["N"]),
+                expires_at=int(item[TTL_ATTRIBUTE]["N"]),
             )
-            for item in page.get("Items", []):
-                report = Report(
-                    game_uuid=item["game_uuid"]["S"],
-                    reporter=item["reporter"]["S"],
-                    nickname=item["nickname"]["S"],
-                    reported_at=float(item["reported_at"]["N"]),
-                    expires_at=int(item[TTL_ATTRIBUTE]["N"]),
-                )
-                if report.expires_at >= now:
-                    reports.append(report)
-            start = page.get("LastEvaluatedKey")
-            if not start:
-                break
+            if report.expires_at >= now:
+                reports.append(report)
         reports.sort(key=lambda r: (-r.reported_at, r.game_uuid, r.reporter, r.nickname))
         return reports[: max(limit, 0)]
 

@@ -8,8 +8,10 @@ from app.api.main import create_app
 from app.clock.local import LocalClock
 from app.service import GameService
 from app.settings import Settings
+from app.store.base import GameStore
 from app.store.sqlite import SqliteStore
 from tests.support.api import Blef
+from tests.support.dynamo import moto_dynamo_table
 
 
 @pytest.fixture
@@ -41,3 +43,15 @@ def client(settings: Settings, service: GameService) -> Iterator[TestClient]:
 @pytest.fixture
 def blef(client: TestClient) -> Blef:
     return Blef(client)
+
+
+@pytest.fixture(params=["sqlite", "dynamo_moto"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
+    """Each store in turn, for tests that must behave the same on SQLite and DynamoDB (moto)."""
+    if request.param == "sqlite":
+        sqlite = SqliteStore(tmp_path / "blef.db")
+        yield sqlite
+        sqlite.close()
+        return
+    with moto_dynamo_table() as table:
+        yield table.store()

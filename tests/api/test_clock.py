@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,20 +19,8 @@ from app.store.base import GameStore
 from app.store.sqlite import SqliteStore
 from tests.support.api import Blef, bearer
 from tests.support.clock import FakeClock, ai_game
-from tests.support.dynamo import moto_dynamo_table
 
 THINK = 1.0
-
-
-@pytest.fixture(params=["sqlite", "dynamo_moto"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    if request.param == "sqlite":
-        sqlite = SqliteStore(tmp_path / "blef.db")
-        yield sqlite
-        sqlite.close()
-        return
-    with moto_dynamo_table() as table:
-        yield table.store()
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ websocket, and the AWS pusher's view builder) following a player who was renamed
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,20 +14,7 @@ from app.service.errors import TooManyReactions
 from app.service.responses import current_state
 from app.settings import Settings
 from app.store.base import GameStore
-from app.store.sqlite import SqliteStore
 from tests.support.clock import FakeClock
-from tests.support.dynamo import moto_dynamo_table
-
-
-@pytest.fixture(params=["sqlite", "dynamo_moto"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]:
-    if request.param == "sqlite":
-        sqlite = SqliteStore(tmp_path / "blef.db")
-        yield sqlite
-        sqlite.close()
-        return
-    with moto_dynamo_table() as table:
-        yield table.store()
 
 
 @pytest.fixture
