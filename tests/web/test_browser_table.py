@@ -196,15 +196,16 @@ def test_clicking_ready_twice_fast_and_a_reaction_flood_leave_the_page_consisten
     status = page.locator("#status.error")
     status.wait_for()
     assert refusals, "the service refused some of the flood"
-    refusal = refusals[0].json()
-    assert refusal["code"] == TooManyReactions.code
-    assert status.inner_text() == refusal["error"]
+    assert {r.json()["code"] for r in refusals} == {TooManyReactions.code}
     recent = page.get_by_role("list", name="Recent reactions")
     page.wait_for_function(
         "document.querySelector('[aria-label=\"Recent reactions\"]').innerText"
         ".split('eve 😂').length - 1 === 3"
     )
     assert recent.inner_text().count("eve 😂") == 3
+    # The page shows a refusal in the service's own words (which one: the seconds to wait
+    # differ from one refusal to the next as the clock moves).
+    assert status.inner_text() in {r.json()["error"] for r in refusals}
     # The page still works: the toggle goes on flipping the seat's readiness.
     page.locator("#ready-toggle").click()
     page.get_by_role("button", name="Ready" if ready else "Not ready", exact=True).wait_for()
