@@ -235,6 +235,11 @@ class Game:
         )
 
     @property
+    def humans(self) -> list[str]:
+        """The nicknames of the human players (not AI), in list order."""
+        return [n for n, a in zip(self.nicknames, self.ai_agents, strict=True) if a is None]
+
+    @property
     def current_player(self) -> str | None:
         """Whose turn it is; None in the lobby and once the game is finished."""
         return None if self._current is None else self.nicknames[self._current]
@@ -383,7 +388,7 @@ class Game:
         self._human(nickname)
         self._drop(nickname)
         if self.admin == nickname:
-            humans = [n for n, a in zip(self.nicknames, self.ai_agents, strict=True) if a is None]
+            humans = self.humans
             self.admin = humans[0] if humans else None
         if self.admin is None:
             self.nicknames, self.ai_agents, self._cards = [], [], []
@@ -456,7 +461,7 @@ class Game:
     @property
     def everyone_ready(self) -> bool:
         """Whether at least two are seated and every human among them is ready."""
-        humans = sum(1 for a in self.ai_agents if a is None)
+        humans = len(self.humans)
         return self.n_players >= MIN_PLAYERS and humans > 0 and len(self.ready) == humans
 
     def _maybe_start(self) -> None:

@@ -147,7 +147,7 @@ def _lobby_choices(game: Game, data: dict[str, Any]) -> None:
         data.get("chosen_max_cards"),
     )
     _require(isinstance(ready, list), "ready must be a list")
-    humans = [n for n, a in zip(game.nicknames, game.ai_agents, strict=True) if a is None]
+    humans = game.humans
     _require(all(r in humans for r in ready), "only seated humans can be ready")
     _require(ready == [n for n in humans if n in ready], "ready lists humans once, in seat order")
     _require(isinstance(auto, bool), "auto_start must be true or false")

@@ -77,7 +77,7 @@ def is_hidden_name(social: Social, nickname: str) -> bool:
 
 def to_hide(social: Social, game: Game) -> list[str]:
     """The nicknames every other human at the table has reported, not yet hidden."""
-    humans = [n for n, a in zip(game.nicknames, game.ai_agents, strict=True) if a is None]
+    humans = game.humans
     hidden = set(social.get("hidden", {}).values())
     due = []
     for nickname, reporters in social.get("reports", {}).items():

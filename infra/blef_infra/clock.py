@@ -33,7 +33,7 @@ from aws_cdk import aws_sqs as sqs
 from constructs import Construct
 
 from .config import EnvironmentSettings
-from .functions import code_asset, function_maker
+from .functions import code_asset, function_maker, read_table_stream
 from .monitoring import alarm
 
 SCHEDULE_HANDLER: Final = "app.clock_handler.schedule"
@@ -136,19 +136,10 @@ class Clock(Construct):
             environment=environment,
         )
         self.queue.grant_send_messages(self.scheduler)
-        table.grant_stream(
-            self.scheduler,
-            "dynamodb:DescribeStream",
-            "dynamodb:GetRecords",
-            "dynamodb:GetShardIterator",
-            "dynamodb:ListStreams",
-        )
-        self.stream_mapping = lambda_.EventSourceMapping(
+        self.stream_mapping = read_table_stream(
             self,
-            "TableStream",
-            target=self.scheduler,
-            event_source_arn=table.table_stream_arn,
-            starting_position=lambda_.StartingPosition.LATEST,
+            self.scheduler,
+            table,
             batch_size=STREAM_BATCH_SIZE,
             retry_attempts=STREAM_RETRIES,
             bisect_batch_on_error=True,
@@ -156,9 +147,6 @@ class Clock(Construct):
             report_batch_item_failures=True,
             filters=stream_filters(),
         )
-        # The mapping checks its function's access to the stream when it is created.
-        assert self.scheduler.role is not None
-        self.stream_mapping.node.add_dependency(self.scheduler.role)
 
         self.fire = self._function(
             "Fire",

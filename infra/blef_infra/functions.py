@@ -6,8 +6,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from aws_cdk import Annotations, Duration
+from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_iam as iam
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_logs as logs
@@ -93,3 +95,34 @@ def function_maker(
     """:func:`blef_function` bound to one construct, its settings and its code asset: what
     each construct that makes several functions calls as ``self._function(id, ...)``."""
     return functools.partial(blef_function, scope, settings=settings, code=code)
+
+
+def read_table_stream(
+    scope: Construct,
+    function: lambda_.Function,
+    table: dynamodb.ITable,
+    **options: Any,
+) -> lambda_.EventSourceMapping:
+    """Feed ``table``'s stream to ``function`` (from the newest record), as the mapping
+    ``TableStream`` of ``scope`` with ``options`` (batch size, retries, filters, ...): grants
+    the four stream reads, and makes the mapping wait for the function's role, since the
+    mapping checks that access when it is created."""
+    table.grant_stream(
+        function,
+        "dynamodb:DescribeStream",
+        "dynamodb:GetRecords",
+        "dynamodb:GetShardIterator",
+        "dynamodb:ListStreams",
+    )
+    assert table.table_stream_arn is not None
+    mapping = lambda_.EventSourceMapping(
+        scope,
+        "TableStream",
+        target=function,
+        event_source_arn=table.table_stream_arn,
+        starting_position=lambda_.StartingPosition.LATEST,
+        **options,
+    )
+    assert function.role is not None
+    mapping.node.add_dependency(function.role)
+    return mapping

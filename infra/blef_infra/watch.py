@@ -34,7 +34,7 @@ from aws_cdk.aws_apigatewayv2_integrations import WebSocketLambdaIntegration
 from constructs import Construct
 
 from .config import EnvironmentSettings
-from .functions import code_asset, function_maker
+from .functions import code_asset, function_maker, read_table_stream
 
 ROUTES_HANDLER: Final = "app.websocket_handler.route"
 PUSH_HANDLER: Final = "app.websocket_handler.push"
@@ -156,20 +156,11 @@ class Watch(Construct):
         )
         # Reads a new watcher's game, finds a game's watchers, deletes gone connections.
         table.grant(self.pusher, "dynamodb:GetItem", "dynamodb:Query", "dynamodb:DeleteItem")
-        table.grant_stream(
-            self.pusher,
-            "dynamodb:DescribeStream",
-            "dynamodb:GetRecords",
-            "dynamodb:GetShardIterator",
-            "dynamodb:ListStreams",
-        )
         self.stage.grant_management_api_access(self.pusher)
-        self.stream_mapping = lambda_.EventSourceMapping(
+        self.stream_mapping = read_table_stream(
             self,
-            "TableStream",
-            target=self.pusher,
-            event_source_arn=table.table_stream_arn,
-            starting_position=lambda_.StartingPosition.LATEST,
+            self.pusher,
+            table,
             batch_size=STREAM_BATCH_SIZE,
             parallelization_factor=STREAM_PARALLELISM,
             retry_attempts=STREAM_RETRIES,
@@ -177,9 +168,6 @@ class Watch(Construct):
             max_record_age=STREAM_MAX_RECORD_AGE,
             filters=stream_filters(),
         )
-        # The mapping checks its function's access to the stream when it is created.
-        assert self.pusher.role is not None
-        self.stream_mapping.node.add_dependency(self.pusher.role)
 
     @property
     def url(self) -> str:
