@@ -5,10 +5,11 @@
 
   - :func:`connect` (``$connect``) checks the ``game_uuid`` and ``player_uuid`` request
     headers (or query parameters) as ``GET /games/{game_uuid}`` does, then records the
-    connection (app/watch/connections.py: the viewer's nickname, never their UUID); it
-    answers 400 with ``{"error", "code"}`` otherwise, and API Gateway refuses the handshake.
-    A connection with no ``game_uuid`` at all (what the iOS start and join screens open) is
-    recorded as a public-games watcher, as the local websocket route treats it.
+    connection (app/watch/connections.py: the viewer's seat key, never their UUID nor their
+    nickname, which a newcomer may take once they leave); it answers 400 with ``{"error",
+    "code"}`` otherwise, and API Gateway refuses the handshake. A connection with no
+    ``game_uuid`` at all (what the iOS start and join screens open) is recorded as a
+    public-games watcher, as the local websocket route treats it.
   - :func:`disconnect` (``$disconnect``) deletes the connection's items.
   - :func:`default` (``$default``) accepts and ignores whatever a client sends. API Gateway
     answers websocket pings itself.
@@ -140,9 +141,12 @@ def connect(event: Event, context: Any = None) -> Response:
         handlers.connections.add(connection_id, None, None)
         log.info("websocket_connected", extra={"public_games": True})
         return {"statusCode": 200}
+    from app.service.seats import seat_key  # noqa: PLC0415 (kept off cold starts)
+
     try:
         doc, nickname = handlers.service.viewer(viewer.game_uuid, viewer.player_uuid)
-        handlers.connections.add(connection_id, doc.game_uuid, nickname)
+        seat = None if nickname is None else seat_key(doc.player_uuids[nickname])
+        handlers.connections.add(connection_id, doc.game_uuid, seat)
     except BlefError as error:
         if cap:
             _release(handlers, address)

@@ -290,6 +290,15 @@ class Game:
         except ValueError:
             raise errors.UnknownPlayer(f"No player called {nickname!r} in this game") from None
 
+    def player_named(self, name: str) -> str:
+        """The seated player's nickname that ``name`` names, compared ignoring case as
+        joining compares nicknames (``Alice`` names ``alice``)."""
+        folded = name.casefold()
+        for nickname in self.nicknames:
+            if nickname.casefold() == folded:
+                return nickname
+        raise errors.UnknownPlayer(f"No player called {name!r} in this game")
+
     def hand(self, nickname: str) -> tuple[Card, ...]:
         """The cards ``nickname`` holds in the current round (empty outside a round)."""
         seat = self.seat_of(nickname)
@@ -340,7 +349,8 @@ class Game:
         self._cards.append(0)
         if self.admin is None:
             self.admin = nickname
-        self._maybe_start()  # an AI joining may complete a table where every human is ready
+        # Joining never starts the game, even when every human is ready with auto start on:
+        # an admin inviting several AI players gets them all (readiness or Start starts it).
         return len(self.nicknames) - 1
 
     def ai_nickname(self, name: str) -> str:

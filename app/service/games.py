@@ -58,6 +58,7 @@ from app.service.responses import (
     snapshot_body,
     state_body,
 )
+from app.service.seats import seat_key
 from app.settings import Settings
 from app.store.base import Conflict, GameDoc, GameStore, Report, RoundSnapshot
 from engine import errors as rules
@@ -202,7 +203,7 @@ class GameService:
 
         def change(doc: GameDoc, game: Game) -> Outcome:
             try:
-                if table.is_hidden_name(doc.social, name):
+                if table.is_reserved_name(doc.social, name):
                     raise rules.NicknameTaken
                 game.join(name)
             except (rules.InvalidNickname, rules.NicknameTaken) as error:
@@ -356,9 +357,10 @@ class GameService:
 
         def change(doc: GameDoc, game: Game) -> Outcome:
             self._require_admin(doc, game, admin)
-            game.remove(target, by=game.admin)
-            self._drop_player(doc, target)
-            return self._after_lobby_change(doc, game, f"{target} was removed from the game")
+            removed = game.player_named(target)
+            game.remove(removed, by=game.admin)
+            self._drop_player(doc, removed)
+            return self._after_lobby_change(doc, game, f"{removed} was removed from the game")
 
         fingerprint = _fingerprint("remove", admin, target)
         return self._change(
@@ -504,17 +506,18 @@ class GameService:
 
         def change(doc: GameDoc, game: Game) -> Outcome:
             reporter = self._nickname_of(doc, player)
-            if target == reporter:
+            named = game.player_named(target)
+            if named == reporter:
                 raise CannotReportSelf
-            hidden = doc.social.get("hidden", {})
-            original = next((old for old, new in hidden.items() if new == target), None)
-            if original is not None:
+            if game.ai_agents[game.seat_of(named)] is not None:
+                raise CannotReportAI
+            seat = seat_key(doc.player_uuids[named])
+            original = table.hidden_seats(doc.social, doc.player_uuids).get(seat)
+            if original is not None:  # this player is hidden already: filed under their name
                 reported.update(reporter=reporter, nickname=original)
                 raise _Unchanged({"message": "Request redundant - that nickname is hidden"})
-            if game.ai_agents[game.seat_of(target)] is not None:
-                raise CannotReportAI
-            reported.update(reporter=reporter, nickname=target)
-            if not table.record_report(doc.social, reporter, target):
+            reported.update(reporter=reporter, nickname=named)
+            if not table.record_report(doc.social, reporter, named):
                 raise _Unchanged({"message": "Request redundant - already reported"})
             message = "Reported"
             for old, new in self._hide_reported(doc, game):
@@ -559,12 +562,11 @@ class GameService:
     def _hide_reported(doc: GameDoc, game: Game) -> list[tuple[str, str]]:
         """Rename every nickname that every other human at the table has reported."""
         done = []
-        for nickname in table.to_hide(doc.social, game):
-            new = table.alias(game, nickname)
+        for nickname in table.to_hide(doc.social, game, doc.player_uuids):
+            new = table.alias(doc.social, game, nickname)
             game.rename(nickname, new)
-            if nickname in doc.player_uuids:
-                doc.player_uuids[new] = doc.player_uuids.pop(nickname)
-            table.renamed(doc.social, nickname, new)
+            doc.player_uuids[new] = doc.player_uuids.pop(nickname)
+            table.hide(doc.social, doc.player_uuids, nickname, new)
             done.append((nickname, new))
         return done
 

@@ -54,10 +54,8 @@ def current_state(doc: GameDoc, viewer: str | None) -> Body:
     may see it: what ``GET /games/{game_uuid}`` answers, and what a websocket watcher is
     sent. Raises engine.errors.UnknownPlayer for a nickname that is not in the game.
 
-    A watcher who connected under a nickname since hidden after reports is the same
-    player under their new name (a hidden nickname is never taken again at that table)."""
-    if viewer is not None:
-        viewer = doc.social.get("hidden", {}).get(viewer, viewer)
+    ``viewer`` is the name the game calls the player *now*: watchers find it from their
+    seat at every change (app/service/seats.py), never from the name they connected under."""
     return state_body(doc, Game.from_dict(doc.state).view_for(viewer))
 
 

@@ -13,7 +13,14 @@ reports racing are ordered by the game's conditional save like any move.
 - ``sent``: per player, the times of their last reactions (the rate limit: per player, in
   the game itself, so it holds across server processes and Lambda instances);
 - ``reports``: per reported nickname, who reported it;
-- ``hidden``: per hidden nickname, the ``Player_<seat>`` name it is shown as since.
+- ``hidden``: per hidden nickname, the ``Player_<seat>`` name it is shown as since (what
+  stored rounds, which keep the names as played, are shown with);
+- ``hidden_seats``: per hidden player's seat key (app/service/seats.py), the nickname they
+  were hidden under: who is hidden is known by the player, never by a display name.
+
+Every name in ``hidden``, the hidden nicknames and the aliases alike, is reserved at that
+table: nobody may join under it, and no later alias is made equal to it, so a name shown
+in a stored round always means one player.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import math
 from typing import Any, Final
 
 from app.service.errors import TooManyReactions, UnknownReaction
+from app.service.seats import seat_key
 from engine.game import Game
 
 REACTIONS: Final = ("👍", "👎", "👏", "😂", "😮", "😢", "🤔", "🎉")
@@ -69,22 +77,40 @@ def record_report(social: Social, reporter: str, nickname: str) -> bool:
     return True
 
 
-def is_hidden_name(social: Social, nickname: str) -> bool:
-    """Whether ``nickname`` is a name this table hid (it may not be taken again here)."""
-    folded = nickname.casefold()
-    return any(old.casefold() == folded for old in social.get("hidden", {}))
+def _reserved(social: Social) -> set[str]:
+    hidden: dict[str, str] = social.get("hidden", {})
+    return {name.casefold() for pair in hidden.items() for name in pair}
 
 
-def to_hide(social: Social, game: Game) -> list[str]:
+def is_reserved_name(social: Social, nickname: str) -> bool:
+    """Whether ``nickname`` is a name this table hid or showed a hidden player as (in any
+    case): it may not be taken again here."""
+    return nickname.casefold() in _reserved(social)
+
+
+def hidden_seats(social: Social, player_uuids: dict[str, str]) -> dict[str, str]:
+    """The hidden players, by seat key, with the nickname each was hidden under. (A game
+    stored before seat keys knows its hidden players only by their aliases: a player seated
+    under an alias is taken to be the hidden one.)"""
+    if "hidden_seats" in social:
+        return dict(social["hidden_seats"])
+    return {
+        seat_key(player_uuids[new]): old
+        for old, new in social.get("hidden", {}).items()
+        if new in player_uuids
+    }
+
+
+def to_hide(social: Social, game: Game, player_uuids: dict[str, str]) -> list[str]:
     """The nicknames every other human at the table has reported, not yet hidden."""
     humans = game.humans
-    hidden = set(social.get("hidden", {}).values())
+    hidden = hidden_seats(social, player_uuids)
     due = []
     for nickname, reporters in social.get("reports", {}).items():
         others = [h for h in humans if h != nickname]
         if (
             nickname in humans
-            and nickname not in hidden
+            and seat_key(player_uuids[nickname]) not in hidden
             and others
             and all(h in reporters for h in others)
         ):
@@ -92,18 +118,23 @@ def to_hide(social: Social, game: Game) -> list[str]:
     return due
 
 
-def alias(game: Game, nickname: str) -> str:
-    """``Player_<seat>`` (the 1-based row of the player list), made unique if need be."""
+def alias(social: Social, game: Game, nickname: str) -> str:
+    """``Player_<seat>`` (the 1-based row of the player list), made unique if need be: no
+    other player's name, and no name this table ever hid or showed a hidden player as."""
     base = f"Player_{game.seat_of(nickname) + 1}"
-    taken = {n.casefold() for n in game.nicknames if n != nickname}
+    taken = {n.casefold() for n in game.nicknames if n != nickname} | _reserved(social)
     candidate, k = base, 2
     while candidate.casefold() in taken:
         candidate, k = f"{base}_{k}", k + 1
     return candidate
 
 
-def renamed(social: Social, old: str, new: str) -> None:
-    """Follow a player's new name through everything the table holds about them."""
+def hide(social: Social, player_uuids: dict[str, str], old: str, new: str) -> None:
+    """The player called ``old`` (``player_uuids`` already names them ``new``) is hidden:
+    remember who, and follow their new name through everything the table holds."""
+    seats = hidden_seats(social, player_uuids)
+    seats[seat_key(player_uuids[new])] = old
+    social["hidden_seats"] = seats
     social.setdefault("hidden", {})[old] = new
     _rename_keys(social, old, new)
 

@@ -4,7 +4,7 @@
 item                     ``pk``                     ``sk``                    attributes
 =======================  =========================  ========================  ===================
 a watcher of a game      ``GAME#<game uuid>``       ``CONN#<connection id>``  ``connection_id``,
-                                                                              ``nickname``,
+                                                                              ``seat``,
                                                                               ``expires_at``
 a public-games watcher   ``PUBLIC#WATCHERS``        ``CONN#<connection id>``  ``connection_id``,
                                                                               ``expires_at``
@@ -21,11 +21,16 @@ public list can ever be sent to it.
 The watcher item sits in its game's partition, so the pusher finds a game's watchers with
 one Query (``begins_with(sk, "CONN#")``, which no game or round item matches); the reverse
 item lets ``$disconnect``, which only knows the connection id, find the game. A watcher item
-holds the viewer's **nickname** (absent for an observer), never their secret UUID: the pusher
-needs no more to build that viewer's state. Both items expire (``expires_at``, the table's
-TTL attribute) after :data:`CONNECTION_TTL_SECONDS`, API Gateway's limit on a websocket's
-life, so connections whose ``$disconnect`` never came (API Gateway does not promise it) or
-whose game is never changed again are cleaned up for free.
+holds the viewer's **seat key** (app/service/seats.py; absent for an observer), never their
+secret UUID and never their nickname: a nickname can be given up and taken by a newcomer,
+so the pusher looks the seat up in the game as it is at each change, and a watcher whose
+player has left is sent nothing of that seat again. (Items written before seat keys hold a
+``nickname`` instead; they are treated as an observer's until they expire.)
+
+Both items expire (``expires_at``, the table's TTL attribute) after
+:data:`CONNECTION_TTL_SECONDS`, API Gateway's limit on a websocket's life, so connections
+whose ``$disconnect`` never came (API Gateway does not promise it) or whose game is never
+changed again are cleaned up for free.
 """
 
 from __future__ import annotations
@@ -65,12 +70,12 @@ def reverse_key(connection_id: str) -> Item:
 
 @dataclass(frozen=True, slots=True)
 class Watcher:
-    """One open connection watching a game, as a nickname (None: an observer), or watching
-    the public games (``game_uuid`` None, and never a nickname)."""
+    """One open connection watching a game, as the player whose seat key ``seat`` is (None:
+    an observer), or watching the public games (``game_uuid`` None, and never a seat)."""
 
     game_uuid: str | None
     connection_id: str
-    nickname: str | None
+    seat: str | None
 
     @property
     def public(self) -> bool:
@@ -87,8 +92,8 @@ class Watcher:
             return cls(None, sk.removeprefix(CONNECTION_PREFIX), None)
         if not pk.startswith(GAME_PREFIX):
             return None
-        nickname = item.get("nickname", {}).get("S")
-        return cls(pk.removeprefix(GAME_PREFIX), sk.removeprefix(CONNECTION_PREFIX), nickname)
+        seat = item.get("seat", {}).get("S")
+        return cls(pk.removeprefix(GAME_PREFIX), sk.removeprefix(CONNECTION_PREFIX), seat)
 
 
 class Connections:
@@ -105,10 +110,10 @@ class Connections:
         self.table_name = table_name
         self._clock = clock
 
-    def add(self, connection_id: str, game_uuid: str | None, nickname: str | None) -> None:
-        """Record that ``connection_id`` watches ``game_uuid`` as ``nickname`` (None: as an
-        observer), or the public games (``game_uuid`` None: ``nickname`` is ignored). Both
-        items are written in one transaction, so neither is ever alone."""
+    def add(self, connection_id: str, game_uuid: str | None, seat: str | None) -> None:
+        """Record that ``connection_id`` watches ``game_uuid`` from the seat whose key is
+        ``seat`` (None: as an observer), or the public games (``game_uuid`` None: ``seat`` is
+        ignored). Both items are written in one transaction, so neither is ever alone."""
         now = int(self._clock())
         expires_at: AttributeValueTypeDef = {"N": str(now + CONNECTION_TTL_SECONDS)}
         watcher: Item = {
@@ -117,8 +122,8 @@ class Connections:
             "connected_at": {"N": str(now)},
             "expires_at": expires_at,
         }
-        if nickname is not None and game_uuid is not None:
-            watcher["nickname"] = {"S": nickname}
+        if seat is not None and game_uuid is not None:
+            watcher["seat"] = {"S": seat}
         reverse: Item = {**reverse_key(connection_id), "expires_at": expires_at}
         if game_uuid is None:
             reverse["public"] = {"BOOL": True}
@@ -181,7 +186,7 @@ class Connections:
                     ":pk": {"S": pk},
                     ":prefix": {"S": CONNECTION_PREFIX},
                 },
-                ProjectionExpression="pk, sk, nickname, expires_at",
+                ProjectionExpression="pk, sk, seat, expires_at",
                 ConsistentRead=True,  # a watcher who just connected must not be missed
                 **kwargs,
             )

@@ -24,6 +24,12 @@ sent to every public-games watcher, as :func:`app.watch.messages.public_game_mes
 game's UUID, room, ``public`` ("true"/"false"), ``last_modified`` and nicknames, never a
 state or a hand.
 
+A watcher is bound to the seat of the player who connected (app/service/seats.py), never to
+a nickname: each version is shaped for the player in that seat as the version names them, so
+a renamed player goes on watching as themselves, and a player who has left or was removed is
+sent a last message, ``{"error", "code": "unknown_player"}``, and their connection is closed
+and forgotten: nothing of their seat, nor of whoever takes their nickname next, reaches it.
+
 Messages are posted through the API Gateway management API: each connection's messages one
 after the other, in order, and connections a few at a time in threads. A connection API
 Gateway reports gone (``GoneException``, 410) has its items deleted and is sent nothing
@@ -45,11 +51,16 @@ from typing import Any, Final, Literal, Protocol
 from botocore.exceptions import BotoCoreError, ClientError
 
 from app.service.responses import current_state
+from app.service.seats import seated
 from app.store.base import GameDoc, RoundSnapshot
 from app.store.dynamo import ROUND_PREFIX, STATE_SK
 from app.watch.connections import Connections, Watcher
-from app.watch.messages import public_game_message, snapshot_message, state_message
-from engine.errors import UnknownPlayer
+from app.watch.messages import (
+    envelope,
+    public_game_message,
+    snapshot_message,
+    state_message,
+)
 
 log = logging.getLogger("blef.watch")
 
@@ -62,9 +73,11 @@ Outcome = Literal["sent", "gone", "failed"]
 
 
 class ManagementApi(Protocol):
-    """The one call of boto3's ``apigatewaymanagementapi`` client the pusher makes."""
+    """The calls of boto3's ``apigatewaymanagementapi`` client the pusher makes."""
 
     def post_to_connection(self, *, Data: bytes, ConnectionId: str) -> Any: ...  # noqa: N803 (boto3 names)
+
+    def delete_connection(self, *, ConnectionId: str) -> Any: ...  # noqa: N803 (boto3 names)
 
 
 class GameReader(Protocol):
@@ -90,6 +103,15 @@ class _Delivery:
     watcher: Watcher
     data: bytes
     welcome: bool
+    last: bool = False
+    """The connection is closed once this message is posted (its player left the game)."""
+
+
+LEFT_MESSAGE: Final = envelope(
+    403,
+    {"error": "You are no longer a player of this game", "code": "unknown_player"},
+).encode()
+"""What a watcher whose player has left (or was removed) is sent before it is closed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,15 +167,16 @@ class _Messages:
 
     def __init__(self, doc: GameDoc) -> None:
         self.doc = doc
-        self._by_viewer: dict[str | None, bytes | None] = {}
+        self._by_viewer: dict[str | None, bytes] = {}
 
-    def for_viewer(self, nickname: str | None) -> bytes | None:
+    def for_seat(self, seat: str | None) -> bytes | None:
+        """The state for the player in ``seat`` (None: an observer), or None if that player
+        is no longer in the game."""
+        nickname = None if seat is None else seated(self.doc.player_uuids, seat)
+        if seat is not None and nickname is None:
+            return None
         if nickname not in self._by_viewer:
-            try:
-                data: bytes | None = state_message(current_state(self.doc, nickname)).encode()
-            except UnknownPlayer:  # a watcher whose nickname left the game: send nothing
-                data = None
-            self._by_viewer[nickname] = data
+            self._by_viewer[nickname] = state_message(current_state(self.doc, nickname)).encode()
         return self._by_viewer[nickname]
 
 
@@ -212,8 +235,12 @@ def _game_of(game: GameBatch) -> str:
     return game.rounds[0].game_uuid
 
 
+def _code(error: ClientError) -> str | None:
+    return error.response.get("Error", {}).get("Code")
+
+
 def _gone(error: ClientError) -> bool:
-    code = error.response.get("Error", {}).get("Code")
+    code = _code(error)
     status = error.response.get("ResponseMetadata", {}).get("HTTPStatusCode")
     return code == "GoneException" or status == 410
 
@@ -301,8 +328,10 @@ class Pusher:
 
     @staticmethod
     def _delivery(messages: _Messages, watcher: Watcher, *, welcome: bool) -> list[_Delivery]:
-        data = messages.for_viewer(watcher.nickname)
-        return [] if data is None else [_Delivery(watcher, data, welcome)]
+        data = messages.for_seat(watcher.seat)
+        if data is None:  # the watcher's player left: tell it so, then close it
+            return [_Delivery(watcher, LEFT_MESSAGE, welcome, last=True)]
+        return [_Delivery(watcher, data, welcome)]
 
     def _post_all(self, deliveries: list[_Delivery]) -> list[Outcome]:
         """Each connection's messages in order, one after the other; connections in
@@ -321,7 +350,22 @@ class Pusher:
             outcomes.append(self._post(delivery))
             if outcomes[-1] == "gone":
                 break
+            if delivery.last:
+                self._close(delivery.watcher)
+                break
         return outcomes
+
+    def _close(self, watcher: Watcher) -> None:
+        """Close a connection whose player left, and forget it (whether or not API Gateway
+        still knew it: nothing more is ever sent to it)."""
+        try:
+            self.management.delete_connection(ConnectionId=watcher.connection_id)
+        except ClientError as error:
+            if not _gone(error):
+                log.warning("close_failed", extra={"error_code": _code(error)})
+        except BotoCoreError as error:
+            log.warning("close_failed", extra={"error_type": type(error).__name__})
+        self.connections.forget(watcher)
 
     def _post(self, delivery: _Delivery) -> Outcome:
         pauses = WELCOME_RETRY_SECONDS if delivery.welcome else ()
@@ -335,8 +379,7 @@ class Pusher:
             except ClientError as error:
                 if _gone(error):
                     continue
-                code = error.response.get("Error", {}).get("Code")
-                log.warning("push_failed", extra={"error_code": code})
+                log.warning("push_failed", extra={"error_code": _code(error)})
                 return "failed"
             except BotoCoreError as error:
                 log.warning("push_failed", extra={"error_type": type(error).__name__})

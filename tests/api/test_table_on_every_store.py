@@ -12,6 +12,7 @@ import pytest
 from app.service import GameService
 from app.service.errors import TooManyReactions
 from app.service.responses import current_state
+from app.service.seats import seat_key, seated
 from app.settings import Settings
 from app.store.base import GameStore
 from tests.support.clock import FakeClock
@@ -62,7 +63,11 @@ def test_reports_and_the_hidden_name_on_every_store(service: GameService) -> Non
     assert service.state(game).body["players"][2]["nickname"] == "Player_3"
     reports = service.store.list_reports(10)
     assert sorted((r.reporter, r.nickname) for r in reports) == [("ann", "Rude"), ("ben", "Rude")]
-    assert current_state(service.store.load(game), "Rude")["you"] == "Player_3"  # type: ignore[arg-type]
+    doc = service.store.load(game)
+    assert doc is not None
+    watcher_sees = seated(doc.player_uuids, seat_key(p["Rude"]))  # a watcher follows the seat
+    assert watcher_sees == "Player_3"
+    assert current_state(doc, watcher_sees)["you"] == "Player_3"
 
 
 def test_reactions_are_limited_per_player_on_every_store(

@@ -71,12 +71,23 @@ def test_an_ai_cannot_be_marked_ready_it_never_holds_a_game_back() -> None:
     assert game.status is Status.RUNNING
 
 
-def test_an_ai_joining_a_table_where_every_human_is_ready_starts_an_auto_start_game() -> None:
+def test_inviting_ais_never_starts_an_auto_start_game_where_every_human_is_ready() -> None:
     game = table("ann")
     game.set_auto_start(True, by="ann")
     game.set_ready("ann", True)
-    assert game.status is Status.NOT_STARTED
     game.join("Bot_(AI)", ai_agent="random")
+    game.join("Bot_2_(AI)", ai_agent="random")
+    assert game.status is Status.NOT_STARTED  # the admin who invites two AIs gets both
+    game.start(by="ann")
+    assert game.n_players == 3
+
+
+def test_after_ais_joined_a_ready_table_a_readiness_change_starts_an_auto_start_game() -> None:
+    game = table("ann", "ben")
+    game.set_auto_start(True, by="ann")
+    game.set_ready("ann", True)
+    game.join("Bot_(AI)", ai_agent="random")
+    game.set_ready("ben", True)
     assert game.status is Status.RUNNING
 
 
@@ -197,6 +208,7 @@ def _apply(game: Game, op: str, arg: str) -> None:
 @given(operations)
 def test_any_sequence_of_lobby_requests_keeps_the_game_valid(ops: list[tuple[str, str]]) -> None:
     game = Game(seed_source=seed_sequence(5))
+    joined_last = False  # whether a join came since the last change that may start the game
     for op, arg in ops:
         before = game.to_dict()
         try:
@@ -204,12 +216,17 @@ def test_any_sequence_of_lobby_requests_keeps_the_game_valid(ops: list[tuple[str
         except errors.BlefError:
             assert game.to_dict() == before  # a refusal changes nothing
         stored = game.to_dict()
+        if op in ("join", "ai"):
+            assert stored["status"] == before["status"]  # joining never starts the game
+        if stored != before and op != "max":  # the maximum of cards never starts a game
+            joined_last = op in ("join", "ai")
         assert Game.from_dict(stored).to_dict() == stored  # always a valid, loadable state
         humans = [n for n, a in zip(game.nicknames, game.ai_agents, strict=True) if a is None]
         if game.status is Status.NOT_STARTED:
             assert game.admin == (humans[0] if humans else None)  # the earliest human
             assert set(game.ready) <= set(humans)
-            assert not (game.auto_start and game.everyone_ready)  # it would have started
+            # It would have started, unless only joins came since every human was ready.
+            assert joined_last or not (game.auto_start and game.everyone_ready)
             if not humans:
                 assert game.nicknames == []
         else:

@@ -129,7 +129,24 @@ class FakeManagementApi:
     gone: dict[str, int | None] = field(default_factory=dict)
     broken: set[str] = field(default_factory=set)
     posts: list[tuple[str, bytes]] = field(default_factory=list)
+    closed: list[str] = field(default_factory=list)
+    """Connections closed by the service (``DeleteConnection``), in order."""
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def delete_connection(self, *, ConnectionId: str) -> dict[str, Any]:  # noqa: N803
+        with self._lock:
+            self.closed.append(ConnectionId)
+        return {}
+
+    def messages(self, connection_id: str) -> list[dict[str, Any]]:
+        """Every message posted to one connection, ``{"statusCode", "body"}`` with the body
+        decoded, whatever its status."""
+        return [
+            {**message, "body": json.loads(message["body"])}
+            for target, data in self.posts
+            if target == connection_id
+            for message in [json.loads(data)]
+        ]
 
     def post_to_connection(self, *, Data: bytes, ConnectionId: str) -> dict[str, Any]:  # noqa: N803
         with self._lock:

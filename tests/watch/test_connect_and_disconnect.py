@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from app import websocket_handler
+from app.service.seats import seat_key
 from app.watch.connections import CONNECTION_TTL_SECONDS
 from tests.support.dynamo import DynamoTable
 from tests.watch.conftest import Game
@@ -23,7 +24,7 @@ def connection_items(table: DynamoTable) -> list[tuple[str, str]]:
     return [key for key in every if "CONN" in key[1]]
 
 
-def test_a_player_is_recorded_by_nickname_and_no_item_holds_a_secret(
+def test_a_player_is_recorded_by_seat_and_no_item_holds_a_secret_or_a_nickname(
     table: DynamoTable, game: Game
 ) -> None:
     connection = new_connection_id()
@@ -34,7 +35,8 @@ def test_a_player_is_recorded_by_nickname_and_no_item_holds_a_secret(
     watcher = table.item(f"GAME#{game.uuid}", f"CONN#{connection}")
     reverse = table.item(f"CONN#{connection}", "CONN")
     assert watcher is not None and reverse is not None
-    assert watcher["nickname"] == {"S": "alice"}
+    assert watcher["seat"] == {"S": seat_key(game.players["alice"])}
+    assert "nickname" not in watcher
     assert watcher["connection_id"] == {"S": connection}
     assert reverse["game_uuid"] == {"S": game.uuid}
     for item in (watcher, reverse):
@@ -48,13 +50,13 @@ def test_a_player_is_recorded_by_nickname_and_no_item_holds_a_secret(
             assert secret not in json.dumps(item)
 
 
-def test_an_observer_is_recorded_without_a_nickname(table: DynamoTable, game: Game) -> None:
+def test_an_observer_is_recorded_without_a_seat(table: DynamoTable, game: Game) -> None:
     connection = new_connection_id()
     reply = websocket_handler.connect(connect_event(connection, {"game_uuid": game.uuid}))
     assert reply["statusCode"] == 200
     watcher = table.item(f"GAME#{game.uuid}", f"CONN#{connection}")
     assert watcher is not None
-    assert "nickname" not in watcher
+    assert "seat" not in watcher
 
 
 @pytest.mark.parametrize(
@@ -80,7 +82,7 @@ def test_credentials_may_come_in_headers_of_any_case_or_as_query_parameters(
     reply = websocket_handler.connect(connect_event(connection, fill(headers), fill(query)))
     assert reply["statusCode"] == 200
     watcher = table.item(f"GAME#{game.uuid}", f"CONN#{connection}")
-    assert watcher is not None and watcher["nickname"] == {"S": "bob"}
+    assert watcher is not None and watcher["seat"] == {"S": seat_key(game.players["bob"])}
 
 
 @pytest.mark.parametrize(

@@ -173,6 +173,7 @@ def test_a_websocket_with_no_headers_is_accepted_as_a_public_games_watcher_and_f
     item = table.item("PUBLIC#WATCHERS", f"CONN#{connection}")
     assert item is not None
     assert "nickname" not in item
+    assert "seat" not in item
     assert "game_uuid" not in item
     assert table.item(f"CONN#{connection}", "CONN") is not None
 

@@ -4,12 +4,14 @@ in, one ``{"statusCode": 200, "body": "<state>"}`` per watcher out, gone connect
 from __future__ import annotations
 
 import time
+import uuid
 from typing import Any
 
 import pytest
 
 from app import websocket_handler
 from app.service import GameService
+from app.service.seats import seat_key
 from app.watch.connections import CONNECTION_TTL_SECONDS, Connections, Watcher
 from app.watch.pusher import WELCOME_RETRY_SECONDS, Pusher
 from tests.support.dynamo import DynamoTable
@@ -237,7 +239,7 @@ def test_connection_items_past_their_expiry_are_not_posted_to(
     assert management.posts == []
 
 
-def test_a_watcher_named_after_no_player_of_the_game_is_sent_nothing(
+def test_a_watcher_of_a_seat_no_player_holds_is_sent_no_state_and_is_closed(
     runtime: websocket_handler.Runtime,
     table: DynamoTable,
     service: GameService,
@@ -245,15 +247,40 @@ def test_a_watcher_named_after_no_player_of_the_game_is_sent_nothing(
     management: FakeManagementApi,
 ) -> None:
     stranger = new_connection_id()
-    runtime.connections.add(stranger, game.uuid, "mallory")
+    runtime.connections.add(stranger, game.uuid, seat_key(str(uuid.uuid4())))
     alice = watch(game, "alice")
     move(service, game, 8)
 
     report = websocket_handler.push(stream_event([state_record(table, game)]))
 
-    assert report["sent"] == 1
-    assert management.bodies(stranger) == []
+    assert report["sent"] == 2
+    assert [m["body"]["code"] for m in management.messages(stranger)] == ["unknown_player"]
+    assert management.closed == [stranger]
+    assert table.item(f"GAME#{game.uuid}", f"CONN#{stranger}") is None
     assert len(management.bodies(alice)) == 1
+
+
+def test_a_watcher_item_from_before_seat_keys_is_sent_only_what_an_observer_sees(
+    table: DynamoTable, service: GameService, game: Game, management: FakeManagementApi
+) -> None:
+    old = new_connection_id()
+    table.client.put_item(
+        TableName=table.table_name,
+        Item={
+            "pk": {"S": f"GAME#{game.uuid}"},
+            "sk": {"S": f"CONN#{old}"},
+            "connection_id": {"S": old},
+            "nickname": {"S": "alice"},
+            "expires_at": {"N": str(int(time.time()) + 3600)},
+        },
+    )
+    move(service, game, 8)
+
+    websocket_handler.push(stream_event([state_record(table, game)]))
+
+    [body] = management.bodies(old)
+    assert body["hands"] == []
+    assert "you" not in body
 
 
 def test_records_of_anything_but_a_games_state_an_ended_round_or_a_new_watcher_are_ignored(
@@ -290,8 +317,11 @@ def test_the_watcher_items_read_back_name_the_game_the_connection_and_the_viewer
     runtime: websocket_handler.Runtime, game: Game
 ) -> None:
     alice, observer = watch(game, "alice"), watch(game, None)
-    found = sorted(runtime.connections.watchers(game.uuid), key=lambda w: w.nickname or "")
+    found = sorted(runtime.connections.watchers(game.uuid), key=lambda w: w.seat or "")
     assert found == sorted(
-        [Watcher(game.uuid, alice, "alice"), Watcher(game.uuid, observer, None)],
-        key=lambda w: w.nickname or "",
+        [
+            Watcher(game.uuid, alice, seat_key(game.players["alice"])),
+            Watcher(game.uuid, observer, None),
+        ],
+        key=lambda w: w.seat or "",
     )

@@ -39,6 +39,7 @@ from app.api.errors import status_of
 from app.service import GameService
 from app.service.games import Change
 from app.service.responses import current_state
+from app.service.seats import seat_key, seated
 from app.store.base import GameDoc
 from app.watch.hub import Hub, Subscription
 from app.watch.messages import (
@@ -49,7 +50,7 @@ from app.watch.messages import (
     snapshot_message,
     state_message,
 )
-from engine.errors import BlefError, UnknownPlayer
+from engine.errors import BlefError
 
 log = logging.getLogger("blef.watch")
 
@@ -168,14 +169,17 @@ async def _follow_game(
 ) -> None:
     # Subscribe before reading, so no change between the read and the subscription is lost;
     # changes the read already shows are skipped by version.
-    try:
-        doc, nickname = await watchers.run(service.viewer, viewer.game_uuid, viewer.player_uuid)
-    except BlefError as error:
-        await websocket.send_text(error_message(status_of(error), error))
-        await websocket.close(CLOSE_REFUSED, error.code)
+    found = await _viewer(websocket, service, watchers, viewer)
+    if found is None:
         return
+    doc, nickname = found
+    # The watcher is bound to the player's seat, not to a nickname a newcomer may take.
+    seat = None if nickname is None else seat_key(doc.player_uuids[nickname])
     watchers.hub.watch_game(doc.game_uuid, subscription)
-    doc, _ = await watchers.run(service.viewer, doc.game_uuid, viewer.player_uuid)
+    found = await _viewer(websocket, service, watchers, viewer)  # the player may have left
+    if found is None:
+        return
+    doc, nickname = found
     await websocket.send_text(state_message(current_state(doc, nickname)))
     seen = doc.version
     while True:
@@ -187,12 +191,24 @@ async def _follow_game(
         seen = change.doc.version
         for snapshot in change.snapshots:
             await websocket.send_text(snapshot_message(change.doc, snapshot))
-        try:
-            body = current_state(change.doc, nickname)
-        except UnknownPlayer:  # the watcher's player left the game
+        nickname = None if seat is None else seated(change.doc.player_uuids, seat)
+        if seat is not None and nickname is None:  # the watcher's player left the game
             await websocket.close(CLOSE_REFUSED, "unknown_player")
             return
-        await websocket.send_text(state_message(body))
+        await websocket.send_text(state_message(current_state(change.doc, nickname)))
+
+
+async def _viewer(
+    websocket: WebSocket, service: GameService, watchers: Watchers, viewer: Credentials
+) -> tuple[GameDoc, str | None] | None:
+    """The game and the watcher's nickname in it (None: an observer); or, for credentials
+    the state route would refuse, None after telling the client why and closing."""
+    try:
+        return await watchers.run(service.viewer, viewer.game_uuid, viewer.player_uuid)
+    except BlefError as error:
+        await websocket.send_text(error_message(status_of(error), error))
+        await websocket.close(CLOSE_REFUSED, error.code)
+        return None
 
 
 async def _follow_public(
