@@ -20,7 +20,6 @@ from app.lazy import Lazy
 
 if TYPE_CHECKING:
     from app.clock.aws import Sqs
-    from app.clock.core import GameClock
     from app.service import GameService
     from app.settings import Settings
 
@@ -33,12 +32,10 @@ class Runtime:
 
     def __init__(self, service: GameService, sqs: Sqs, queue_url: str) -> None:
         from app.clock.aws import Firer, Scheduler  # noqa: PLC0415
-        from app.clock.core import GameClock  # noqa: PLC0415
 
         self.service = service
-        self.clock: GameClock = GameClock(service)
         self.scheduler = Scheduler(sqs, queue_url, lambda: service.now)
-        self.firer = Firer(self.clock, sqs, queue_url, lambda: service.now)
+        self.firer = Firer(service, sqs, queue_url, lambda: service.now)
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Runtime:
@@ -91,4 +88,4 @@ def fire(event: Event, context: Any = None) -> dict[str, list[dict[str, str]]]:
 def sweep(event: Event | None = None, context: Any = None) -> dict[str, int]:
     """Every minute: advance every game that is overdue (a lost message, a crash between a
     write and its stream record's send)."""
-    return {"acted": runtime().clock.sweep()}
+    return {"acted": runtime().service.sweep()}

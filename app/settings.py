@@ -80,7 +80,7 @@ class Settings(BaseSettings):
     """Websocket watchers from one address at once (of ``max_websockets`` in all); past it a
     new one is closed with code 1013."""
 
-    # --- the table: reactions and reports (app/service/table.py)
+    # --- the table: reactions and reports (app/service/social.py)
     reaction_burst: int = Field(default=3, ge=1)
     """Reactions one player may send within ``reaction_window_seconds``; past that, 429
     ``too_many_reactions`` with ``Retry-After``. Counted in the game itself, so the limit

@@ -319,6 +319,13 @@ class Game:
             actions.append(CHECK)
         return actions
 
+    def check_running(self) -> None:
+        """Refuse a move unless the game is running: not started yet, or finished."""
+        if self.status is Status.NOT_STARTED:
+            raise errors.GameNotStarted
+        if self.status is Status.FINISHED:
+            raise errors.GameFinished
+
     def is_legal(self, action_id: int) -> bool:
         """Whether :meth:`apply` would accept ``action_id`` now (False for a non-int)."""
         if self.status is not Status.RUNNING or type(action_id) is not int:
@@ -329,12 +336,16 @@ class Game:
 
     # ------------------------------------------------------------------ the lobby
 
-    def join(self, nickname: str, ai_agent: str | None = None) -> int:
-        """Add a player; the first to join is the admin. Returns their position."""
+    def check_seat_free(self) -> None:
+        """Refuse as joining would, for the game alone: it has started, or it is full."""
         if self.status is not Status.NOT_STARTED:
             raise errors.GameAlreadyStarted
         if len(self.nicknames) >= MAX_PLAYERS:
             raise errors.RoomFull
+
+    def join(self, nickname: str, ai_agent: str | None = None) -> int:
+        """Add a player; the first to join is the admin. Returns their position."""
+        self.check_seat_free()
         if ai_agent is not None and self.admin is None:
             # An AI is seated by a human admin; it can never be (or inherit) the admin.
             raise errors.NotAdmin("An AI player joins only when a game's admin invites it")
@@ -548,9 +559,7 @@ class Game:
         its :class:`RoundRecord` (the next round, if any, is already dealt).
         """
         if self.status is not _RUNNING:
-            if self.status is Status.NOT_STARTED:
-                raise errors.GameNotStarted
-            raise errors.GameFinished
+            self.check_running()
         current = self._current
         assert current is not None
         if by is not None and by != self.nicknames[current]:
@@ -587,9 +596,7 @@ class Game:
         the round's record.
         """
         if self.status is not _RUNNING:
-            if self.status is Status.NOT_STARTED:
-                raise errors.GameNotStarted
-            raise errors.GameFinished
+            self.check_running()
         current = self._current
         assert current is not None
         return self._lose_round(current)
@@ -655,9 +662,7 @@ class Game:
         (or the next one, if that was the forfeiting player). Returns the abandoned round.
         """
         if self.status is not _RUNNING:
-            if self.status is Status.NOT_STARTED:
-                raise errors.GameNotStarted
-            raise errors.GameFinished
+            self.check_running()
         seat = self.seat_of(nickname)
         cards = self._cards
         if not cards[seat]:

@@ -25,7 +25,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from app.service.ids import MAX_TIME_LIMIT
+from app.service.parse import MAX_TIME_LIMIT
 from app.settings import Settings
 from engine.facts import CHECK
 

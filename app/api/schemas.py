@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from app.service.table import REACTIONS
+from app.service.social import REACTIONS
 from engine.facts import CHECK, LOST_ROUND, MIN_PLAYERS, max_cards
 
 MAX_CARDS_EVER = max_cards(MIN_PLAYERS)

@@ -5,14 +5,15 @@
     games table ── stream (NEW_IMAGE; live STATE items with ``due_at``)
         └─> Scheduler.schedule: one message {game_uuid, version, due_at} per record,
             DelaySeconds = clamp(ceil(due_at - now), 0, 900)
-    SQS delay queue ──> Firer.fire: GameClock.advance(game_uuid, version)
+    SQS delay queue ──> Firer.fire: service.advance(game_uuid, version)
             too early (DelaySeconds is whole seconds, at most 15 minutes): sent again with
             the delay left
-    EventBridge, every minute ──> GameClock.sweep: every overdue game (the safety net)
+    EventBridge, every minute ──> service.sweep: every overdue game (the safety net)
 
-Every action is :meth:`GameClock.advance`, conditional on the version the message names, so
-a message delivered twice, or after a player already moved the game on, changes nothing; and
-the clock's own write is a new version with its own stream record, hence its own message.
+Every action is the service's :meth:`~app.service.due.WhenDue.advance`, conditional on the
+version the message names, so a message delivered twice, or after a player already moved
+the game on, changes nothing; and the clock's own write is a new version with its own stream
+record, hence its own message.
 
 Nothing here imports boto3: the SQS client is handed in (app/clock_handler.py builds it).
 """
@@ -24,9 +25,10 @@ import logging
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from app.clock.core import GameClock
+if TYPE_CHECKING:
+    from app.service.due import WhenDue
 
 log = logging.getLogger("blef.clock")
 
@@ -180,9 +182,9 @@ class Firer:
     """The queue's consumer: advance each game its message names."""
 
     def __init__(
-        self, clock: GameClock, sqs: Sqs, queue_url: str, now: Callable[[], float]
+        self, service: WhenDue, sqs: Sqs, queue_url: str, now: Callable[[], float]
     ) -> None:
-        self._clock = clock
+        self._service = service
         self._sqs = sqs
         self._queue_url = queue_url
         self._now = now
@@ -204,7 +206,7 @@ class Firer:
                 dropped += 1
                 continue
             try:
-                advance = self._clock.advance(due.game_uuid, due.version)
+                advance = self._service.advance(due.game_uuid, due.version)
             except Exception:
                 log.exception("clock_advance_failed")
                 failures.append(message_id)

@@ -3,8 +3,8 @@
 Its agenda is a heap of ``(due_at, game, version)``. It is rebuilt from the store when the
 clock starts (so a restart picks up every pending AI move and deadline), and fed by the
 service's change notifications (every saved change that leaves something due). The thread
-sleeps until the earliest entry is due (or a new one arrives), then calls
-:meth:`app.clock.core.GameClock.advance`, whose conditional write makes a stale entry (the
+sleeps until the earliest entry is due (or a new one arrives), then calls the service's
+:meth:`~app.service.due.WhenDue.advance`, whose conditional write makes a stale entry (the
 game moved on) a no-op. An entry found early is put back at its new time; one whose
 advance failed (a store hiccup) is tried again a little later, so nothing pending is lost.
 Every ``purge_interval`` it also deletes expired games from the store.
@@ -20,9 +20,8 @@ import logging
 import threading
 from typing import Final
 
-from app.clock.core import GameClock
 from app.service import GameService
-from app.service.games import Change
+from app.service.writes import Change
 
 log = logging.getLogger("blef.clock")
 
@@ -40,7 +39,6 @@ class LocalClock:
 
     def __init__(self, service: GameService, *, purge_interval: float = 600.0) -> None:
         self.service = service
-        self.clock = GameClock(service)
         self.purge_interval = purge_interval
         self._heap: list[tuple[float, str, int]] = []
         self._queued: set[tuple[str, int]] = set()
@@ -77,10 +75,6 @@ class LocalClock:
         with self._wake:
             return len(self._heap)
 
-    def next_due(self) -> float | None:
-        with self._wake:
-            return self._heap[0][0] if self._heap else None
-
     # ------------------------------------------------------------------ acting
 
     def run_due(self) -> int:
@@ -93,7 +87,7 @@ class LocalClock:
                 _, game_uuid, version = heapq.heappop(self._heap)
                 self._queued.discard((game_uuid, version))
             try:
-                result = self.clock.advance(game_uuid, version)
+                result = self.service.advance(game_uuid, version)
             except Exception:
                 log.exception("clock_advance_failed")
                 self.schedule(game_uuid, version, self.service.now + RETRY_SECONDS)

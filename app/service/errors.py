@@ -95,7 +95,7 @@ class NotAPlayer(ServiceError):
 
 
 class UnknownReaction(InvalidParameter):
-    """A reaction that is not one of the fixed list (app/service/table.py)."""
+    """A reaction that is not one of the fixed list (app/service/social.py)."""
 
     code = "unknown_reaction"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.service.table import rename_in_round, shown_reactions
+from app.service.social import rename_in_round, shown_reactions
 from app.store.base import GameDoc, PublicGame, RoundSnapshot
 from engine.game import Game
 

@@ -1,180 +1,261 @@
-"""What the table says around the game: reactions and nickname reports.
+"""The table's requests around the game: leave, remove, resign, readiness and auto start,
+the maximum of cards, reactions and nickname reports.
 
-None of it is a rule of Blef, so it lives beside the engine's state, in ``GameDoc.social``,
-kept with the game and deleted with it (a report is also kept for the operator, in the
-store's report list, see :meth:`GameService.report`). Every function here works on that
-plain dict, changed only inside the service's one write path, so two reactions or two
-reports racing are ordered by the game's conditional save like any move.
-
-``social`` holds:
-
-- ``reactions``: the last :data:`SHOWN_REACTIONS` reactions, ``{"nickname", "reaction",
-  "at"}``, oldest first (what the state shows);
-- ``sent``: per player, the times of their last reactions (the rate limit: per player, in
-  the game itself, so it holds across server processes and Lambda instances);
-- ``reports``: per reported nickname, who reported it;
-- ``hidden``: per hidden nickname, the ``Player_<seat>`` name it is shown as since (what
-  stored rounds, which keep the names as played, are shown with);
-- ``hidden_seats``: per hidden player's seat key (app/service/seats.py), the nickname they
-  were hidden under: who is hidden is known by the player, never by a display name.
-
-Every name in ``hidden``, the hidden nicknames and the aliases alike, is reserved at that
-table: nobody may join under it, and no later alias is made equal to it, so a name shown
-in a stored round always means one player.
+Each is retried on a lost race (re-applying it to the fresher state is what was asked).
+What the table says (reactions, reports, hidden names) lives in ``GameDoc.social``
+(app/service/social.py).
 """
 
 from __future__ import annotations
 
-import math
-from typing import Any, Final
-
-from app.service.errors import TooManyReactions, UnknownReaction
+from app.service import parse, social
+from app.service.base import UseCases, nickname_of, require_admin
+from app.service.errors import CannotReportAI, CannotReportSelf
 from app.service.seats import seat_key
-from engine.game import Game
-
-REACTIONS: Final = ("👍", "👎", "👏", "😂", "😮", "😢", "🤔", "🎉")
-"""The reactions a player may send: a fixed list, so that nothing else can be said."""
-SHOWN_REACTIONS: Final = 5
-
-Social = dict[str, Any]
+from app.service.writes import Body, Decide, Outcome, Retry, fingerprint, message, unchanged
+from app.store.base import GameDoc, Report
+from engine.game import Game, Status
 
 
-def reaction(value: object) -> str:
-    """``value`` if it is one of :data:`REACTIONS`, else a clear 400."""
-    if not isinstance(value, str) or value not in REACTIONS:
-        raise UnknownReaction("reaction", value, "Must be one of " + " ".join(REACTIONS))
-    return value
-
-
-def shown_reactions(social: Social) -> list[dict[str, Any]]:
-    return [dict(r) for r in social.get("reactions", ())]
-
-
-def add_reaction(
-    social: Social, nickname: str, sent: str, now: float, *, burst: int, window: float
-) -> None:
-    """Record ``nickname``'s reaction at ``now``, unless they sent ``burst`` reactions in the
-    last ``window`` seconds (:class:`TooManyReactions`, saying when they may send again)."""
-    times: list[float] = list(social.get("sent", {}).get(nickname, ()))
-    recent = [t for t in times if now - t < window]
-    if len(recent) >= burst:
-        wait = max(1, math.ceil(recent[-burst] + window - now))
-        raise TooManyReactions(
-            f"At most {burst} reactions every {window:g} seconds; try again in {wait} s",
-            retry_after=wait,
+class Table(UseCases):
+    def _request(self, game_uuid: str, decide: Decide, key: str | None, *request: str) -> Body:
+        """A table request through the write path, retried on a lost race."""
+        return self.writes.change(
+            game_uuid, decide, key=key, fingerprint=fingerprint(*request), retry=Retry.ALWAYS
         )
-    social.setdefault("sent", {})[nickname] = [*recent, now][-burst:]
-    shown = [*social.get("reactions", ()), {"nickname": nickname, "reaction": sent, "at": now}]
-    social["reactions"] = shown[-SHOWN_REACTIONS:]
+
+    def leave(
+        self, game_uuid: str, player_uuid: str | None, idempotency_key: str | None = None
+    ) -> Body:
+        """A player leaves the lobby: their seat, nickname and UUID are freed; an admin who
+        leaves hands over to the human who joined next; the last human out empties the
+        game (its AI players go too; it is private and expires)."""
+        player = parse.player_uuid(player_uuid)
+
+        def leave(doc: GameDoc, game: Game) -> Outcome:
+            nickname = nickname_of(doc, player)
+            was_admin = game.admin == nickname
+            game.leave(nickname)
+            _drop_player(doc, nickname)
+            if not game.n_players:
+                doc.player_uuids.clear()
+                doc.social = {"hidden": doc.social.get("hidden", {})}
+            text = "You left the game"
+            if was_admin and game.admin is not None:
+                text += f" - {game.admin} is the admin now"
+            return _after_lobby_change(doc, game, text)
+
+        return self._request(game_uuid, leave, idempotency_key, "leave", player)
+
+    def remove_player(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        nickname: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin removes another player (human or AI) from the lobby; a removed human's
+        UUID stops working. The nickname is matched ignoring case, as joining compares."""
+        admin = parse.admin_uuid(admin_uuid)
+        target = parse.required_text("nickname", nickname)
+
+        def remove(doc: GameDoc, game: Game) -> Outcome:
+            require_admin(doc, game, admin)
+            removed = game.player_named(target)
+            game.remove(removed)
+            _drop_player(doc, removed)
+            return _after_lobby_change(doc, game, f"{removed} was removed from the game")
+
+        return self._request(game_uuid, remove, idempotency_key, "remove", admin, target)
+
+    def resign(
+        self, game_uuid: str, player_uuid: str | None, idempotency_key: str | None = None
+    ) -> Body:
+        """A player leaves a running game: out at once, as a forfeit; the round ends there
+        (its snapshot is kept) and the game goes on, or ends if one player is left."""
+        player = parse.player_uuid(player_uuid)
+
+        def resign(doc: GameDoc, game: Game) -> Outcome:
+            record = game.resign(nickname_of(doc, player))
+            text = "You resigned - you are out of the game"
+            if game.status is Status.FINISHED:
+                text += f"; {game.winner} won"
+            return Outcome(message(text), [record])
+
+        return self._request(game_uuid, resign, idempotency_key, "resign", player)
+
+    def set_ready(
+        self,
+        game_uuid: str,
+        player_uuid: str | None,
+        ready: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """A human says they are ready (or not); the game starts here if the admin chose
+        auto start and this makes every human ready with two or more seated."""
+        player = parse.player_uuid(player_uuid)
+        word = "ready" if parse.flag("ready", ready) else "not ready"
+
+        def mark(doc: GameDoc, game: Game) -> Outcome:
+            if not game.set_ready(nickname_of(doc, player), word == "ready"):
+                return unchanged(f"Request redundant - already {word}")
+            return _after_lobby_change(doc, game, word.capitalize())
+
+        return self._request(game_uuid, mark, idempotency_key, "ready", player, word)
+
+    def set_auto_start(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        auto_start: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin chooses whether the game starts by itself once every human is ready
+        (turning it on starts the game at once if they already are)."""
+        admin = parse.admin_uuid(admin_uuid)
+        word = "on" if parse.flag("auto_start", auto_start) else "off"
+
+        def switch(doc: GameDoc, game: Game) -> Outcome:
+            require_admin(doc, game, admin)
+            if not game.set_auto_start(word == "on"):
+                return unchanged(f"Request redundant - auto start already {word}")
+            return _after_lobby_change(doc, game, f"Auto start {word}")
+
+        return self._request(game_uuid, switch, idempotency_key, "auto-start", admin, word)
+
+    def set_max_cards(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        max_cards: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin chooses the maximum of cards (1 to the rule's maximum for the players
+        seated); the start caps it again by the rule's maximum for the players then."""
+        admin = parse.admin_uuid(admin_uuid)
+        limit = parse.whole_number("max_cards", max_cards)
+
+        def choose(doc: GameDoc, game: Game) -> Outcome:
+            require_admin(doc, game, admin)
+            if not game.set_max_cards(limit):
+                return unchanged(f"Request redundant - maximum already {limit}")
+            return Outcome(message(f"Maximum of cards set to {limit}"))
+
+        return self._request(game_uuid, choose, idempotency_key, "max-cards", admin, str(limit))
+
+    def react(
+        self,
+        game_uuid: str,
+        player_uuid: str | None,
+        reaction: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """A player sends one of the fixed reactions; every watcher gets it with the state
+        (the last few are shown). Limited per player (``reaction_burst`` per
+        ``reaction_window_seconds``), counted in the game itself."""
+        player = parse.player_uuid(player_uuid)
+        sent = social.reaction(reaction)
+        settings = self.settings
+
+        def react(doc: GameDoc, game: Game) -> Outcome:
+            social.add_reaction(
+                doc.social,
+                nickname_of(doc, player),
+                sent,
+                self.now,
+                burst=settings.reaction_burst,
+                window=settings.reaction_window_seconds,
+            )
+            return Outcome(message("Reaction sent"))
+
+        return self._request(game_uuid, react, idempotency_key, "react", player, sent)
+
+    def report(
+        self,
+        game_uuid: str,
+        player_uuid: str | None,
+        nickname: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """A player reports another human's nickname (matched ignoring case) as offensive.
+        The report is kept for the operator (the store's report list) against the player's
+        name, or, for a player already hidden, the name they were hidden for; once every
+        other human at the table has reported a player, they are shown as ``Player_<seat>``
+        from then on."""
+        gid = parse.game_uuid(game_uuid)
+        player = parse.player_uuid(player_uuid)
+        target = parse.required_text("nickname", nickname)
+
+        def report(doc: GameDoc, game: Game) -> Outcome:
+            reporter = nickname_of(doc, player)
+            named = game.player_named(target)
+            if named == reporter:
+                raise CannotReportSelf
+            if game.ai_agents[game.seat_of(named)] is not None:
+                raise CannotReportAI
+            hidden = social.hidden_seats(doc.social, doc.player_uuids)
+            original = hidden.get(seat_key(doc.player_uuids[named]))
+            if original is not None:  # hidden already: filed under the name they had
+                return self._filed(gid, reporter, original, unchanged(_HIDDEN))
+            if not social.record_report(doc.social, reporter, named):
+                return self._filed(gid, reporter, named, unchanged(_ALREADY))
+            text = "Reported"
+            for old, new in _hide_reported(doc, game):
+                text += f" - {old} is shown as {new} from now on"
+            return self._filed(gid, reporter, named, Outcome(message(text)))
+
+        return self._request(gid, report, idempotency_key, "report", player, target)
+
+    def _filed(self, game_uuid: str, reporter: str, nickname: str, outcome: Outcome) -> Outcome:
+        """``outcome``, and once it stands, the operator's copy of the report (the same
+        report again replaces it)."""
+
+        def file() -> None:
+            now = self.now
+            self.store.add_report(
+                Report(
+                    game_uuid=game_uuid,
+                    reporter=reporter,
+                    nickname=nickname,
+                    reported_at=now,
+                    expires_at=int(now) + self.settings.report_ttl_seconds,
+                )
+            )
+
+        return Outcome(outcome.reply, outcome.ended, outcome.changed, file)
 
 
-def record_report(social: Social, reporter: str, nickname: str) -> bool:
-    """Note that ``reporter`` reported ``nickname``; False if they already had."""
-    reporters: list[str] = social.setdefault("reports", {}).setdefault(nickname, [])
-    if reporter in reporters:
-        return False
-    reporters.append(reporter)
-    return True
+_HIDDEN = "Request redundant - that nickname is hidden"
+_ALREADY = "Request redundant - already reported"
 
 
-def _reserved(social: Social) -> set[str]:
-    hidden: dict[str, str] = social.get("hidden", {})
-    return {name.casefold() for pair in hidden.items() for name in pair}
+def _after_lobby_change(doc: GameDoc, game: Game, text: str) -> Outcome:
+    """A lobby change's reply, saying so if it started the game (auto start); hides a
+    nickname whose last non-reporter just left."""
+    _hide_reported(doc, game)
+    if game.status is Status.RUNNING:
+        text += " - Game started"
+    return Outcome(message(text))
 
 
-def is_reserved_name(social: Social, nickname: str) -> bool:
-    """Whether ``nickname`` is a name this table hid or showed a hidden player as (in any
-    case): it may not be taken again here."""
-    return nickname.casefold() in _reserved(social)
+def _drop_player(doc: GameDoc, nickname: str) -> None:
+    """Forget a player who left the lobby: their UUID, the idempotent replies that hold it
+    (a replayed join must not hand back a dead secret), what the table noted."""
+    secret = doc.player_uuids.pop(nickname, None)
+    if secret is not None:
+        for key, earlier in list(doc.replies.items()):
+            if earlier.get("body", {}).get("player_uuid") == secret:
+                del doc.replies[key]
+    social.forget(doc.social, nickname)
 
 
-def hidden_seats(social: Social, player_uuids: dict[str, str]) -> dict[str, str]:
-    """The hidden players, by seat key, with the nickname each was hidden under. (A game
-    stored before seat keys knows its hidden players only by their aliases: a player seated
-    under an alias is taken to be the hidden one.)"""
-    if "hidden_seats" in social:
-        return dict(social["hidden_seats"])
-    return {
-        seat_key(player_uuids[new]): old
-        for old, new in social.get("hidden", {}).items()
-        if new in player_uuids
-    }
-
-
-def to_hide(social: Social, game: Game, player_uuids: dict[str, str]) -> list[str]:
-    """The nicknames every other human at the table has reported, not yet hidden."""
-    humans = game.humans
-    hidden = hidden_seats(social, player_uuids)
-    due = []
-    for nickname, reporters in social.get("reports", {}).items():
-        others = [h for h in humans if h != nickname]
-        if (
-            nickname in humans
-            and seat_key(player_uuids[nickname]) not in hidden
-            and others
-            and all(h in reporters for h in others)
-        ):
-            due.append(nickname)
-    return due
-
-
-def alias(social: Social, game: Game, nickname: str) -> str:
-    """``Player_<seat>`` (the 1-based row of the player list), made unique if need be: no
-    other player's name, and no name this table ever hid or showed a hidden player as."""
-    base = f"Player_{game.seat_of(nickname) + 1}"
-    taken = {n.casefold() for n in game.nicknames if n != nickname} | _reserved(social)
-    candidate, k = base, 2
-    while candidate.casefold() in taken:
-        candidate, k = f"{base}_{k}", k + 1
-    return candidate
-
-
-def hide(social: Social, player_uuids: dict[str, str], old: str, new: str) -> None:
-    """The player called ``old`` (``player_uuids`` already names them ``new``) is hidden:
-    remember who, and follow their new name through everything the table holds."""
-    seats = hidden_seats(social, player_uuids)
-    seats[seat_key(player_uuids[new])] = old
-    social["hidden_seats"] = seats
-    social.setdefault("hidden", {})[old] = new
-    _rename_keys(social, old, new)
-
-
-def forget(social: Social, nickname: str) -> None:
-    """A player left the lobby: what they reported and were reported for goes with them
-    (their nickname is free again; a hidden one stays unavailable at this table)."""
-    social.get("reports", {}).pop(nickname, None)
-    for reporters in social.get("reports", {}).values():
-        if nickname in reporters:
-            reporters.remove(nickname)
-    social.get("sent", {}).pop(nickname, None)
-
-
-def _rename_keys(social: Social, old: str, new: str) -> None:
-    reports: dict[str, list[str]] = social.get("reports", {})
-    if old in reports:
-        reports[new] = reports.pop(old)
-    for reporters in reports.values():
-        reporters[:] = [new if r == old else r for r in reporters]
-    sent: dict[str, list[float]] = social.get("sent", {})
-    if old in sent:
-        sent[new] = sent.pop(old)
-    for entry in social.get("reactions", ()):
-        if entry["nickname"] == old:
-            entry["nickname"] = new
-
-
-def rename_in_round(data: dict[str, Any], hidden: dict[str, str]) -> dict[str, Any]:
-    """A stored round's record as it is shown now: hidden nicknames replaced (the record is
-    stored as it was played; its deal depends on card counts only, not on names)."""
-    if not hidden:
-        return data
-
-    def shown(name: Any) -> Any:
-        return hidden.get(name, name) if isinstance(name, str) else name
-
-    out = dict(data)
-    out["players"] = [{**p, "nickname": shown(p["nickname"])} for p in data["players"]]
-    out["hands"] = [{**h, "nickname": shown(h["nickname"])} for h in data["hands"]]
-    out["history"] = [{**m, "player": shown(m["player"])} for m in data["history"]]
-    out["loser"] = shown(data.get("loser"))
-    return out
+def _hide_reported(doc: GameDoc, game: Game) -> list[tuple[str, str]]:
+    """Rename every player whom every other human at the table has reported."""
+    done = []
+    for nickname in social.to_hide(doc.social, game, doc.player_uuids):
+        new = social.alias(doc.social, game, nickname)
+        game.rename(nickname, new)
+        doc.player_uuids[new] = doc.player_uuids.pop(nickname)
+        social.hide(doc.social, doc.player_uuids, nickname, new)
+        done.append((nickname, new))
+    return done

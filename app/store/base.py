@@ -28,7 +28,7 @@ class GameDoc:
     ``engine.Game.to_dict()``; ``player_uuids`` maps nickname to the player's secret UUID
     (canonical lower-case form); ``replies`` keeps recent idempotent responses by key;
     ``social`` holds what the table says around the game (recent reactions, nickname
-    reports, hidden nicknames; see app/service/table.py), kept with the game and gone with it.
+    reports, hidden nicknames; see app/service/social.py), kept with the game and gone with it.
     """
 
     game_uuid: str

@@ -1,6 +1,6 @@
 """Every change, pushed in order: the in-process fan-out of ``blef serve``.
 
-The service announces every saved :class:`~app.service.games.Change` (in the order of each
+The service announces every saved :class:`~app.service.writes.Change` (in the order of each
 game's versions, from whichever thread saved it). The :class:`Hub` hands each change to the
 subscriptions of its game, and, when the game is public or has just stopped being public,
 to the public-games subscriptions, each an unbounded-in-time but bounded-in-size queue
@@ -15,7 +15,7 @@ import asyncio
 import threading
 from typing import Final
 
-from app.service.games import Change
+from app.service.writes import Change
 
 QUEUE_LIMIT: Final = 1_000
 """Changes one watcher may fall behind by before it is closed (a game makes a few a second

@@ -11,7 +11,6 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.main import create_app
-from app.clock.core import GameClock
 from app.clock.local import LocalClock
 from app.service import GameService
 from app.settings import Settings
@@ -89,7 +88,7 @@ def test_a_duplicate_early_or_late_trigger_changes_nothing(
     timed: GameService, fake: FakeClock
 ) -> None:
     game, _ = ai_game(timed)
-    clock = GameClock(timed)
+    clock = timed  # the clock only wakes the service: advance is a use case
     version = timed.state(game).body["version"]
     early = clock.advance(game, version)
     assert (early.acted, early.version) == (False, version)
@@ -193,7 +192,7 @@ def test_the_sweep_catches_up_on_games_whose_trigger_was_lost(
 ) -> None:
     games = [ai_game(timed)[0] for _ in range(3)]
     fake.advance(THINK)
-    assert GameClock(timed).sweep() == 3
+    assert timed.sweep() == 3
     assert all(len(timed.state(g).body["history"]) == 1 for g in games)
 
 

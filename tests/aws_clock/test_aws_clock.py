@@ -116,7 +116,7 @@ def test_a_late_message_after_the_human_moved_changes_nothing(aws: Aws) -> None:
     # Play the AIs until alice is to move, then alice moves: the game is versions ahead.
     while aws.service.state(game).body["cp_nickname"] != "alice":
         aws.fake.advance(THINK)
-        assert aws.runtime.clock.sweep() == 1
+        assert aws.runtime.service.sweep() == 1
     history = aws.service.state(game).body["history"]
     aws.service.play(game, alice, 88 if history else 0)  # a check once there is a bet
     moved = aws.service.state(game).body
@@ -244,14 +244,14 @@ def test_a_message_whose_advance_raises_is_reported_and_the_others_go_on(
     clock_handler.schedule(aws.stream_of(game))
     (message,) = aws.sqs.sent
     broken = {"MessageBody": Due("f" * 32, 3, 0).body()}
-    real = aws.runtime.clock.advance
+    real = aws.runtime.service.advance
 
     def advance(game_uuid: str, at: int) -> Any:
         if game_uuid == "f" * 32:
             raise RuntimeError("the table is unwell")
         return real(game_uuid, at)
 
-    monkeypatch.setattr(aws.runtime.clock, "advance", advance)
+    monkeypatch.setattr(aws.runtime.service, "advance", advance)
     aws.fake.advance(THINK)
 
     answer = clock_handler.fire(sqs_event(broken, message))

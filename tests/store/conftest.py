@@ -4,6 +4,8 @@
 - ``dynamo_moto``: a DynamoStore on moto's in-process mock, fresh table per test.
 - ``dynamo_server``: a DynamoStore speaking HTTP to moto's server on 127.0.0.1 (one server
   per session or xdist worker, started on first use), fresh uniquely named table per test.
+- ``memory``: the in-memory fake the service's unit tests run on (tests/support), held to
+  the same contract so that what those tests show holds on the real stores.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from tests.support.dynamo import (
     moto_server,
     server_dynamo_table,
 )
+from tests.support.memory_store import MemoryStore
 
-STORES = ["sqlite", "dynamo_moto", "dynamo_server"]
+STORES = ["sqlite", "dynamo_moto", "dynamo_server", "memory"]
 
 
 @pytest.fixture(scope="session")
@@ -53,6 +56,9 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameStore]
         sqlite = SqliteStore(tmp_path / "blef.db")
         yield sqlite
         sqlite.close()
+        return
+    if kind == "memory":
+        yield MemoryStore()
         return
     table: DynamoTable = request.getfixturevalue(
         "moto_table" if kind == "dynamo_moto" else "server_table"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from app.service.table import REACTIONS
+from app.service.social import REACTIONS
 from engine.dealing import deal_hands
 from engine.facts import MAX_PLAYERS, MIN_PLAYERS, max_cards
 from engine.sets import SETS

@@ -18,7 +18,7 @@ from app.api.schemas import (
     Message,
     TimeLimitRequest,
 )
-from app.service import ids
+from app.service import parse
 from app.service.errors import InvalidParameter
 
 router = APIRouter(tags=["lobby"])
@@ -218,5 +218,5 @@ def _text(name: str, value: object) -> str | None:
     if value is None:
         return value
     if isinstance(value, str):
-        return ids.text(name, value)
+        return parse.text(name, value)
     raise InvalidParameter(name, value, f"'{name}' must be a string")

@@ -8,7 +8,6 @@ from fastapi.responses import JSONResponse
 from app.api.deps import BearerDep, ServiceDep
 from app.api.routes.common import errors, reply
 from app.api.schemas import Odds
-from app.service.odds import odds
 
 router = APIRouter(tags=["play"])
 
@@ -23,4 +22,4 @@ def game_odds(game_uuid: str, service: ServiceDep, bearer: BearerDep) -> JSONRes
     """For a seated player of a running game: the exact probability that each of the 88
     sets exists among all cards in play, given their own hand and the others' card counts.
     The credential is read from the ``Authorization`` header only, never from the URL."""
-    return reply(odds(service, game_uuid, bearer))
+    return reply(service.odds(game_uuid, bearer))

@@ -11,7 +11,7 @@ from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
 from app.api.routes.common import credential, errors, reply
 from app.api.schemas import GameRecord, GameState, PlayRequest
 from app.service.errors import InvalidParameter
-from app.service.ids import ACTION_REASON
+from app.service.parse import ACTION_REASON
 
 router = APIRouter(tags=["play"])
 

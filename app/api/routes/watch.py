@@ -37,9 +37,9 @@ from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 from app.api.deps import ServiceProvider
 from app.api.errors import status_of
 from app.service import GameService
-from app.service.games import Change
 from app.service.responses import current_state
 from app.service.seats import seat_key, seated
+from app.service.writes import Change
 from app.store.base import GameDoc
 from app.watch.hub import Hub, Subscription
 from app.watch.messages import (

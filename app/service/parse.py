@@ -1,4 +1,7 @@
-"""Parsing of the identifiers clients send: game and player UUIDs, round numbers, actions.
+"""Parsing of what clients send, before any rule is looked at: game and player UUIDs,
+round numbers, actions, flags, whole numbers, text, nicknames and Idempotency-Keys. Each
+function turns one raw value into a typed one or refuses it with a clear 400 naming the
+parameter; whether the value is allowed *now* is the engine's and the use cases' business.
 
 UUIDs are accepted in any form Python's :class:`uuid.UUID` reads (upper or lower case,
 braces, a ``urn:uuid:`` prefix) and matched in their canonical lower-case form.

@@ -1,11 +1,12 @@
-"""The clock's one action: make a due game move on.
+"""What time does to a game: the changes no player asks for, made when a game is due.
 
-:meth:`GameClock.advance` is what every runner calls (the thread of ``blef serve``, the SQS
-consumer and the sweeper on AWS): given a game and the version it was told about, it acts if
-the game is still at that version and its time has come, through the service's one write
-path and conditionally on that version. So a trigger that comes twice, or late (the game
-moved on), or for a game that is gone, changes nothing; one that comes early reports when
-to try again.
+The write path stamps every version with when it is next due (app/service/timing.py); the
+clock's runners (app/clock: the thread of ``blef serve``, the SQS queue and the sweeper on
+AWS) only wake the service at that time with :meth:`WhenDue.advance`, naming the version they
+were told about. It acts if the game is still at that version and its time has come,
+through the one write path and conditionally on that version, so a trigger that comes twice,
+or late (the game moved on), or for a game that is gone, changes nothing; one that comes
+early reports when to try again.
 
 What it does when due:
 
@@ -14,6 +15,8 @@ What it does when due:
   an illegal answer from an agent is replaced by the last legal action (a check, once there
   is a bet), and logged;
 - a **human whose move deadline passed** loses the round (:meth:`engine.game.Game.time_out`).
+
+The engine stays timeless: it is told that a player timed out, it never reads a clock.
 """
 
 from __future__ import annotations
@@ -21,14 +24,13 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from app.clock.agenda import ai_to_move
-from app.service import GameService
+from app.service import timing
+from app.service.base import UseCases
 from app.service.errors import ConflictError, GameNotFound
-from app.service.games import Outcome
+from app.service.writes import Outcome, reply
 from app.store.base import GameDoc
 from engine.game import Game, RoundRecord
 from engine.observation import Observation
@@ -40,7 +42,7 @@ SWEEP_LIMIT: Final = 100
 
 @dataclass(frozen=True, slots=True)
 class Advance:
-    """What :meth:`GameClock.advance` found and did.
+    """What :meth:`WhenDue.advance` found and did.
 
     ``acted``: whether it changed the game. ``version`` and ``due_at``: the game's version
     now and when it is next due (None: nothing due, or the game is gone).
@@ -51,24 +53,18 @@ class Advance:
     due_at: float | None
 
 
-class GameClock:
-    """Acts on due games through ``service`` (see the module docstring)."""
-
-    def __init__(self, service: GameService, now: Callable[[], float] | None = None) -> None:
-        self.service = service
-        self._now = now or (lambda: service.now)
-
+class WhenDue(UseCases):
     def advance(self, game_uuid: str, version: int) -> Advance:
         """Act on ``game_uuid`` if it is still at ``version`` and due by now."""
-        doc = self.service.store.load(game_uuid)
+        doc = self.store.load(game_uuid)
         if doc is None:
             return Advance(False, None, None)
-        if doc.version != version or doc.due_at is None or doc.due_at > self._now():
+        if doc.version != version or doc.due_at is None or doc.due_at > self.now:
             return Advance(False, doc.version, doc.due_at)
         # A conflict means someone else moved the game on first: their change stands.
         with contextlib.suppress(ConflictError, GameNotFound):
-            self.service.change(game_uuid, self._due_change(doc), expected_version=version)
-        fresh = self.service.store.load(game_uuid)
+            self.writes.change(game_uuid, self._when_due, expected_version=version)
+        fresh = self.store.load(game_uuid)
         if fresh is None:
             return Advance(True, None, None)
         return Advance(fresh.version != version, fresh.version, fresh.due_at)
@@ -77,30 +73,26 @@ class GameClock:
         """Advance every game that is due by now (at most ``limit``); returns how many
         acted. A safety net for triggers that were lost, and the agenda of a restart."""
         acted = 0
-        for due in self.service.store.list_due(self._now(), limit):
+        for due in self.store.list_due(self.now, limit):
             acted += self.advance(due.game_uuid, due.version).acted
         return acted
 
-    def _due_change(self, seen: GameDoc) -> Callable[[GameDoc, Game], Outcome]:
-        agent_name = ai_to_move(seen.state)
-
-        def change(doc: GameDoc, game: Game) -> Outcome:
-            if agent_name is not None:
-                record = self._ai_move(doc, game, agent_name)
-            else:
-                log.info("move_timed_out", extra={"round": game.round_number})
-                record = game.time_out()
-            ended = [record] if record is not None else []
-            return (lambda _doc, _snapshots: {}), ended
-
-        return change
+    def _when_due(self, doc: GameDoc, game: Game) -> Outcome:
+        """The change a due game gets: its AI player moves, or its human player times out."""
+        agent_name = timing.ai_to_move(game)
+        if agent_name is not None:
+            record = self._ai_move(doc, game, agent_name)
+        else:
+            log.info("move_timed_out", extra={"round": game.round_number})
+            record = game.time_out()
+        return Outcome(reply({}), [record] if record is not None else [])
 
     def _ai_move(self, doc: GameDoc, game: Game, agent_name: str) -> RoundRecord | None:
         seat = game.current_seat
         assert seat is not None
-        agent = self.service.agent_factory(agent_name, secrets.randbits(63))
+        agent = self.agent_factory(agent_name, secrets.randbits(63))
         if agent.learns_from_rounds:
-            for past in self.service.store.load_rounds(doc.game_uuid):
+            for past in self.store.load_rounds(doc.game_uuid):
                 agent.round_ended(RoundRecord.from_dict(past.data))
         action = agent.act(Observation(game, seat))
         if not game.is_legal(action):

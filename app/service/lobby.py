@@ -1,0 +1,210 @@
+"""The lobby: create a game, join it, invite AI players, make it public or private, set the
+move time limit, start."""
+
+from __future__ import annotations
+
+from app.service import parse
+from app.service.base import UseCases, nickname_of, require_admin
+from app.service.errors import (
+    ConflictError,
+    GameGone,
+    InvalidParameter,
+    MissingParameter,
+    NotAPlayer,
+)
+from app.service.social import is_reserved_name
+from app.service.writes import (
+    Body,
+    Change,
+    Outcome,
+    Retry,
+    fingerprint,
+    key_hash,
+    message,
+    reply,
+    unchanged,
+)
+from app.store.base import Conflict, GameDoc
+from engine import errors as rules
+from engine.game import Game, Status
+
+NOBODY = ""
+"""Who asks when a UUID names no player: no nickname is empty, so the engine's admin check
+refuses it (after the checks of the game's state, in the established order)."""
+
+
+def _requester(doc: GameDoc, player_uuid: str) -> str:
+    try:
+        return nickname_of(doc, player_uuid)
+    except NotAPlayer:
+        return NOBODY
+
+
+class Lobby(UseCases):
+    def create_game(self, idempotency_key: str | None = None) -> Body:
+        """A new game in the lobby, with a random UUID.
+
+        With a key (which must be hard to guess: the reply makes its holder the game's first
+        comer), the store remembers a hash of the key and the game it made, and a retry gets
+        that game back. The game is created before the key is claimed, so a race of two
+        retries yields one answer: the loser's own game stays unknown to anyone and expires.
+        A retry after the game expired gets :class:`GameGone`, not the UUID of a dead game.
+        """
+        if idempotency_key is not None:
+            earlier = self.store.find_create_key(key_hash(parse.strong_key(idempotency_key)))
+            if earlier is not None:
+                return self._keyed_game(earlier)
+        now = self.now
+        doc = GameDoc(
+            game_uuid=self.new_secret(),
+            room=self.store.allocate_room(),
+            state=Game().to_dict(),
+            created_at=now,
+            last_modified=now,
+            expires_at=int(now) + self.settings.game_ttl_seconds,
+        )
+        try:
+            self.store.create(doc)
+        except Conflict:
+            raise ConflictError from None
+        self.writes.announce(Change(doc, None))
+        if idempotency_key is not None:
+            claimed = self.store.claim_create_key(
+                key_hash(idempotency_key), doc.game_uuid, doc.expires_at
+            )
+            if claimed != doc.game_uuid:
+                return self._keyed_game(claimed)
+        return {"game_uuid": doc.game_uuid}
+
+    def _keyed_game(self, game_uuid: str) -> Body:
+        if self.store.load(game_uuid) is None:
+            raise GameGone
+        return {"game_uuid": game_uuid}
+
+    def join(
+        self, game_uuid: str, nickname: str | None, idempotency_key: str | None = None
+    ) -> Body:
+        """Add a human player; returns their secret ``player_uuid``. A key, if sent, must be
+        hard to guess: a repeat of it gets the same secret back."""
+        name = parse.nickname(nickname)
+        if idempotency_key is not None:
+            parse.strong_key(idempotency_key)
+
+        def seat(doc: GameDoc, game: Game) -> Outcome:
+            try:
+                if is_reserved_name(doc.social, name):
+                    raise rules.NicknameTaken
+                game.join(name)
+            except (rules.InvalidNickname, rules.NicknameTaken) as error:
+                # The established wording names the parameter, as for every bad input.
+                raise type(error)(
+                    InvalidParameter("nickname", name, error.message).message
+                ) from None
+            player = doc.player_uuids[name] = self.new_secret()
+            return Outcome(reply({"player_uuid": player}))
+
+        return self.writes.change(
+            game_uuid,
+            seat,
+            key=idempotency_key,
+            fingerprint=fingerprint("join", name),
+            retry=Retry.ALWAYS,
+        )
+
+    def invite_ai(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        agent_name: str | None,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin seats a built-in AI player, named ``<agent_name>_(AI)`` (then
+        ``<agent_name>_2_(AI)``, ...)."""
+        admin = parse.admin_uuid(admin_uuid)
+        if agent_name is None or agent_name == "":
+            raise MissingParameter(
+                "agent_name", agent_name, "Agent name missing - please supply it"
+            )
+        from engine.agents import resolve_agent_name  # noqa: PLC0415 (agents load on use)
+
+        def seat_ai(doc: GameDoc, game: Game) -> Outcome:
+            game.check_seat_free()  # the established order: the game's state, then the admin
+            require_admin(doc, game, admin)
+            agent = resolve_agent_name(agent_name)
+            nickname = game.ai_nickname(agent_name)
+            game.join(nickname, ai_agent=agent)
+            return Outcome(message(f"{nickname} joined the game"))
+
+        return self.writes.change(
+            game_uuid,
+            seat_ai,
+            key=idempotency_key,
+            fingerprint=fingerprint("invite", admin, agent_name),
+            retry=Retry.ALWAYS,
+        )
+
+    def set_public(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        public: bool,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        admin = parse.admin_uuid(admin_uuid)
+        word = "public" if public else "private"
+
+        def list_or_unlist(doc: GameDoc, game: Game) -> Outcome:
+            if game.set_public(public, by=_requester(doc, admin)):
+                return Outcome(message(f"Game made {word}"))
+            return unchanged(f"Request redundant - game already {word}")
+
+        return self.writes.change(
+            game_uuid,
+            list_or_unlist,
+            key=idempotency_key,
+            fingerprint=fingerprint("visibility", admin, word),
+        )
+
+    def set_time_limit(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        seconds: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """Set the per-move time limit (admin only, in the lobby): 0 for none, or 1 to
+        300 seconds. A player who lets it pass loses the round (app/service/due.py)."""
+        admin = parse.admin_uuid(admin_uuid)
+        limit = parse.time_limit(seconds)
+
+        def set_limit(doc: GameDoc, game: Game) -> Outcome:
+            # The time limit is the service's setting, not (yet) a rule the engine keeps.
+            if game.status is not Status.NOT_STARTED:
+                raise rules.GameAlreadyStarted("Cannot make the change - game already started")
+            require_admin(doc, game, admin)
+            if doc.time_limit == limit:
+                return unchanged(f"Request redundant - time limit already {limit}")
+            doc.time_limit = limit
+            return Outcome(message(f"Time limit set to {limit}"))
+
+        return self.writes.change(
+            game_uuid,
+            set_limit,
+            key=idempotency_key,
+            fingerprint=fingerprint("time-limit", admin, str(limit)),
+        )
+
+    def start(
+        self, game_uuid: str, admin_uuid: str | None, idempotency_key: str | None = None
+    ) -> Body:
+        """Start the game (admin only). An AI player to move first moves after its think
+        time, as its own change (app/service/due.py)."""
+        admin = parse.admin_uuid(admin_uuid)
+
+        def start(doc: GameDoc, game: Game) -> Outcome:
+            game.start(by=_requester(doc, admin))
+            return Outcome(message("Game started"))
+
+        return self.writes.change(
+            game_uuid, start, key=idempotency_key, fingerprint=fingerprint("start", admin)
+        )

@@ -1,0 +1,142 @@
+"""Reading: the state a viewer may see, a finished round, the public list, a finished
+game's record, and the probability aid. Nothing here writes."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from dataclasses import dataclass
+
+from app.service import parse
+from app.service.base import UseCases, nickname_of
+from app.service.errors import (
+    CredentialsMissing,
+    GameNotFinished,
+    GameNotFound,
+    InvalidParameter,
+)
+from app.service.responses import current_state, list_entry, record_body, snapshot_body
+from app.service.writes import Body
+from app.store.base import GameDoc
+from engine import errors as rules
+from engine.game import Game, Status
+
+
+@dataclass(frozen=True, slots=True)
+class StateReply:
+    """A state or snapshot to send, with the tag a client can send back in If-None-Match."""
+
+    body: Body
+    etag: str
+
+
+_CREDENTIAL_REASON = "Send your player UUID as a Bearer token"
+
+
+class Reading(UseCases):
+    def viewer(self, game_uuid: str | None, player_uuid: str | None) -> tuple[GameDoc, str | None]:
+        """The game and who is looking at it: the nickname ``player_uuid`` belongs to, or
+        None for an observer (no UUID). Refuses what :meth:`state` refuses: a bad UUID, an
+        unknown game, a UUID of no player. Websocket watchers are checked with it."""
+        doc = self.writes.load(parse.game_uuid(game_uuid))
+        if player_uuid is None or player_uuid == "":
+            return doc, None
+        return doc, nickname_of(doc, parse.player_uuid(player_uuid))
+
+    def state(
+        self, game_uuid: str, player_uuid: str | None = None, round_param: str | None = None
+    ) -> StateReply:
+        """The current state as the given player (or an observer) may see it, or the
+        snapshot of a finished round (``round_param``: blank or -1 for the current one)."""
+        doc, viewer = self.viewer(game_uuid, player_uuid)
+        wanted = parse.round_number(round_param)
+        current = int(doc.state["round_number"])
+        if wanted is not None and wanted > current:
+            raise rules.RoundNotReached
+        finished = doc.status == Status.FINISHED.value
+        if wanted is None or (wanted == current and not finished):
+            return StateReply(current_state(doc, viewer), f'"v{doc.version}"')
+        snapshot = self.store.load_round(doc.game_uuid, wanted)
+        if snapshot is None:  # a snapshot can only be missing if the store lost it
+            raise GameNotFound(f"Round {wanted} of this game is no longer stored")
+        return StateReply(snapshot_body(doc, snapshot), f'"v{doc.version}-r{wanted}"')
+
+    def list_public(self, limit: int | None = None) -> list[Body]:
+        """The first page of :meth:`list_public_page`."""
+        return self.list_public_page(limit)[0]
+
+    def list_public_page(
+        self, limit: int | None = None, cursor: str | None = None
+    ) -> tuple[list[Body], str | None]:
+        """Public games still in the lobby, changed within the listing window, newest first:
+        at most ``limit`` of them, which may not exceed the configured maximum (a clear 400,
+        rather than silently fewer games than asked for), after ``cursor``; and the cursor of
+        the next page (None when this one is the last). Paging reaches every listed game, so
+        a flood of new games cannot hide an older one from a client that pages."""
+        cap = self.settings.max_listed_games
+        if limit is not None and not 1 <= limit <= cap:
+            raise InvalidParameter("limit", limit, f"Must be an integer between 1 and {cap}")
+        count = cap if limit is None else limit
+        after = None if cursor is None or cursor == "" else _read_cursor(cursor)
+        since = self.now - self.settings.public_list_window_seconds
+        games = self.store.list_public(since, count, after)
+        following = None
+        if len(games) == count:
+            last = games[-1]
+            following = _write_cursor(last.last_modified, last.game_uuid)
+        return [list_entry(game) for game in games], following
+
+    def record(self, game_uuid: str) -> Body:
+        """A finished game's every round (players, hands, history, seeds)."""
+        doc = self.writes.load(parse.game_uuid(game_uuid))
+        if doc.status != Status.FINISHED.value:
+            raise GameNotFinished
+        rounds = self.store.load_rounds(doc.game_uuid)
+        return record_body(doc, [s.data for s in rounds])
+
+    def odds(self, game_uuid: str, player_uuid: str | None) -> Body:
+        """The probability aid: ``{"round_number", "hand", "unknown_cards",
+        "probabilities": [88 floats]}`` for the player ``player_uuid`` names, the chance that
+        each set exists among all cards in play given their own hand and that the others
+        hold ``unknown_cards`` cards in total. It tells a player nothing they could not work
+        out from their own view, so it is offered only to a seated player of a running game,
+        about their own hand (observers are refused as the state route refuses them)."""
+        from engine.probability import set_probabilities  # noqa: PLC0415 (its tables load on use)
+
+        if player_uuid is None or player_uuid == "":
+            raise CredentialsMissing("player_uuid", None, _CREDENTIAL_REASON)
+        doc, viewer = self.viewer(game_uuid, player_uuid)
+        game = Game.from_dict(doc.state)
+        game.check_running()
+        assert viewer is not None  # a player UUID was sent, and viewer() found its player
+        own = game.hand(viewer)
+        if not own:
+            raise InvalidParameter("player_uuid", None, "This player is out of the game")
+        unknown = sum(row.n_cards for row in game.players if row.nickname != viewer)
+        return {
+            "round_number": game.round_number,
+            "hand": [card.to_dict() for card in own],
+            "unknown_cards": unknown,
+            "probabilities": list(set_probabilities(list(own), unknown)),
+        }
+
+
+def _write_cursor(last_modified: float, game_uuid: str) -> str:
+    raw = json.dumps([last_modified, game_uuid], separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _read_cursor(cursor: str) -> tuple[float, str]:
+    """The position a cursor names; anything not made by :func:`_write_cursor` is a 400."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        last_modified, game_uuid = json.loads(raw)
+        position = (float(last_modified), parse.game_uuid(str(game_uuid)))
+    except (ValueError, TypeError, InvalidParameter):
+        raise InvalidParameter(
+            "cursor", cursor, "Not a cursor this service gave (send X-Next-Cursor back as is)"
+        ) from None
+    if not math.isfinite(position[0]):
+        raise InvalidParameter("cursor", cursor, "Not a cursor this service gave")
+    return position

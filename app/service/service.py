@@ -1,0 +1,33 @@
+"""The Blef service: every use case, by area, over one store and one write path.
+
+======================  ===============================================================
+area                    use cases
+======================  ===============================================================
+app/service/lobby.py    create_game, join, invite_ai, set_public, set_time_limit, start
+app/service/table.py    leave, remove_player, resign, set_ready, set_auto_start,
+                        set_max_cards, react, report
+app/service/play.py     play
+app/service/reading.py  viewer, state, list_public, list_public_page, record, odds
+app/service/due.py      advance, sweep (what time does: AI moves, timeouts)
+======================  ===============================================================
+
+Every change goes through app/service/writes.py. The service takes and returns plain values;
+it knows nothing of HTTP, websockets or the clock's runners, which call it.
+
+AI players never move inside a human's request: each AI move is its own change, made when
+the clock wakes the game after the AI's think time, so that every move and every round's end
+is its own version that clients see.
+"""
+
+from __future__ import annotations
+
+from app.service.due import WhenDue
+from app.service.lobby import Lobby
+from app.service.play import Play
+from app.service.reading import Reading
+from app.service.table import Table
+
+
+class GameService(Lobby, Table, Play, Reading, WhenDue):
+    """The use cases of every area (see the module docstring); built with a store and the
+    settings, and ``clock``, ``new_uuid``, ``seed_source``, ``agent_factory`` for tests."""
