@@ -51,20 +51,23 @@ ACTION_REASON = f"Action ID must be an integer between 0 and {CHECK}"
 
 def action_id(value: object) -> int:
     """An action id from a query string (text) or a JSON body (an integer, never a bool)."""
+    return _bounded_number("action_id", value, "Action ID missing", CHECK, ACTION_REASON)
+
+
+def _bounded_number(name: str, value: object, missing: str, top: int, reason: str) -> int:
+    """A whole number from 0 to ``top`` (at most three digits), from a query string (text) or
+    a JSON body (an integer, never a bool); ``reason`` says what is allowed."""
     if value is None or value == "":
-        raise MissingParameter("action_id", value, "Action ID missing - please supply it")
-    if isinstance(value, bool):
-        raise InvalidParameter("action_id", value, ACTION_REASON)
-    if isinstance(value, int):
+        raise MissingParameter(name, value, f"{missing} - please supply it")
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        if len(value.strip()) > 3:
-            raise InvalidParameter("action_id", value, ACTION_REASON)
-        number = int(value.strip())
-    else:
-        raise InvalidParameter("action_id", value, ACTION_REASON)
-    if not 0 <= number <= CHECK:
-        raise InvalidParameter("action_id", value, ACTION_REASON)
+    elif isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 3:
+            number = int(text)
+    if number is None or not 0 <= number <= top:
+        raise InvalidParameter(name, value, reason)
     return number
 
 
@@ -94,21 +97,9 @@ _TIME_LIMIT_REASON = (
 
 def time_limit(value: object) -> int:
     """A move time limit from a query string (text) or a JSON body (an integer)."""
-    if value is None or value == "":
-        raise MissingParameter("time_limit", value, "Time limit missing - please supply it")
-    if isinstance(value, bool):
-        raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, str) and value.strip().isascii() and value.strip().isdigit():
-        if len(value.strip()) > 3:
-            raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
-        number = int(value.strip())
-    else:
-        raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
-    if not 0 <= number <= MAX_TIME_LIMIT:
-        raise InvalidParameter("time_limit", value, _TIME_LIMIT_REASON)
-    return number
+    return _bounded_number(
+        "time_limit", value, "Time limit missing", MAX_TIME_LIMIT, _TIME_LIMIT_REASON
+    )
 
 
 def flag(name: str, value: object) -> bool:

@@ -12,8 +12,6 @@
 from __future__ import annotations
 
 import json
-import socket
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,8 +22,9 @@ from app.api.routes.watch import CLOSE_REFUSED
 from app.service import GameService
 from app.settings import Settings
 from tests.api.test_table import invite, lobby, nicknames, ok, post, refused
-from tests.api.test_watch_websocket import WAIT_SECONDS, _wait_for, bounded, headers
+from tests.api.test_watch_websocket import WAIT_SECONDS, headers
 from tests.support.api import Blef
+from tests.support.served import served
 
 websockets_client = pytest.importorskip(
     "websockets.sync.client", reason="uvicorn serves /ws only with `websockets` installed"
@@ -34,23 +33,10 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402 (only once the 
 
 
 @pytest.fixture
-def served(settings: Settings, service: GameService) -> Iterator[str]:
-    """``blef serve``'s app on a real socket of 127.0.0.1; yields its base URL."""
-    import uvicorn
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, service), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        bounded(lambda: _wait_for(lambda: server.started))
-        yield f"127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(WAIT_SECONDS)
-        sock.close()
+def address(settings: Settings, service: GameService) -> Iterator[str]:
+    """``blef serve``'s app on a real socket of 127.0.0.1."""
+    with served(create_app(settings, service)) as where:
+        yield where
 
 
 def read_until_closed(ws: Any) -> tuple[list[dict[str, Any]], int | None]:
@@ -66,13 +52,13 @@ def read_until_closed(ws: Any) -> tuple[list[dict[str, Any]], int | None]:
 
 @pytest.mark.parametrize("how", ["leaves", "is removed"])
 def test_on_blef_serve_a_departed_players_socket_is_closed_before_a_newcomer_takes_the_name(
-    served: str, how: str
+    address: str, how: str
 ) -> None:
     import httpx
 
-    blef = Blef(httpx.Client(base_url=f"http://{served}"))
+    blef = Blef(httpx.Client(base_url=f"http://{address}"))
     game, players = lobby(blef, "alice", "bob")
-    url = f"ws://{served}/ws/live"
+    url = f"ws://{address}/ws/live"
     with websockets_client.connect(url, additional_headers=headers(game, players["bob"])) as ws:
         assert json.loads(json.loads(ws.recv(timeout=WAIT_SECONDS))["body"])["you"] == "bob"
         if how == "leaves":

@@ -9,9 +9,6 @@ takes: changes are pushed as they are saved, and each test waits for the message
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -27,6 +24,7 @@ from app.api.main import create_app
 from app.service import GameService
 from app.settings import Settings
 from tests.support.api import Blef
+from tests.support.served import served
 
 T = TypeVar("T")
 
@@ -262,34 +260,18 @@ def test_served_by_uvicorn_an_ios_style_client_gets_its_state_pongs_and_the_next
         "websockets.sync.client", reason="uvicorn serves /ws only with `websockets` installed"
     )
     import httpx
-    import uvicorn
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(settings, service), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        bounded(lambda: _wait_for(lambda: server.started))
-        blef = Blef(httpx.Client(base_url=f"http://127.0.0.1:{port}"))
+    with served(create_app(settings, service)) as address:
+        blef = Blef(httpx.Client(base_url=f"http://{address}"))
         game = blef.create()
         players = {name: blef.join(game, name) for name in ("alice", "bob")}
         blef.start(game, players["alice"])
-        url = f"ws://127.0.0.1:{port}/ws/live"
+        url = f"ws://{address}/ws/live"
         with client.connect(url, additional_headers=headers(game, players["alice"])) as ws:
             first = json.loads(ws.recv(timeout=WAIT_SECONDS))
             assert ws.ping().wait(WAIT_SECONDS)
             assert blef.play(game, mover_of(blef, game, players), 3).status_code == 200
             second = json.loads(ws.recv(timeout=WAIT_SECONDS))
-        assert json.loads(first["body"])["hands"][0]["nickname"] == "alice"
-        assert json.loads(second["body"]) == blef.state(game, players["alice"])
-    finally:
-        server.should_exit = True
-        thread.join(WAIT_SECONDS)
-        sock.close()
-
-
-def _wait_for(condition: Callable[[], bool]) -> None:
-    while not condition():
-        time.sleep(0.01)
+        now = blef.state(game, players["alice"])
+    assert json.loads(first["body"])["hands"][0]["nickname"] == "alice"
+    assert json.loads(second["body"]) == now
