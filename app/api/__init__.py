@@ -1,0 +1,1 @@
+"""The HTTP API: FastAPI routers over the service, one per resource."""
