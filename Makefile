@@ -38,7 +38,7 @@ pytest: $(STAMP)
 test: lint typecheck pytest
 
 openapi: $(STAMP)
-	$(BIN)/python -m app.openapi api_docs/openapi.json
+	$(BIN)/python -m app.cli.openapi api_docs/openapi.json
 
 synth: $(STAMP)
 	cd infra && ../$(BIN)/python app.py

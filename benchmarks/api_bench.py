@@ -66,8 +66,8 @@ def play_games(
 
 
 def bench_service(seconds: float) -> dict[str, float]:
+    from app.config.settings import Settings
     from app.service import GameService
-    from app.settings import Settings
     from app.store.sqlite import SqliteStore
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -139,15 +139,14 @@ def bench_lambda(seconds: float) -> dict[str, Any]:
     }
     os.environ.update(env)
     with mock_aws():
-        from app import lambda_handler
-        from app.settings import get_settings
+        from app.config.settings import get_settings
+        from app.entrypoints import http as lambda_handler
         from app.store.dynamo import DynamoStore
 
         get_settings.cache_clear()
         handler = lambda_handler.handler
         invoke(handler, "GET", "/health")
-        assert lambda_handler._adapter is not None
-        store = lambda_handler._adapter.app.state.services.get().store  # type: ignore[attr-defined]
+        store = lambda_handler.adapter().app.state.services.get().store  # type: ignore[attr-defined]
         assert isinstance(store, DynamoStore)
         store.create_table()
         counts: dict[str, list[dict[str, int]]] = {"bet": [], "check": []}

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/cold_start.py [--runs 15] [--no-bytecode-cache]
 
-Each run is a new ``python -X importtime -c "import app.lambda_handler"`` process, with the
+Each run is a new ``python -X importtime -c "import app.entrypoints.http"`` process, with the
 environment the function has on AWS (``BLEF_STORE=dynamodb``, a table name, a region).
 ``import_ms`` is the handler module's cumulative import time as ``-X importtime`` reports
 it; ``process_ms`` is the whole process, interpreter start-up included, and
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 REPO_DIR = Path(__file__).resolve().parent.parent
-MODULE = "app.lambda_handler"
+MODULE = "app.entrypoints.http"
 LAMBDA_ENVIRONMENT = {
     "BLEF_STORE": "dynamodb",
     "BLEF_TABLE_NAME": "blef-cold-start-benchmark",

@@ -54,7 +54,7 @@ MAX_ZIPPED_MB = 10.0
 PROJECT_PACKAGES = ("engine", "app")
 LEFT_OUT_OF_PACKAGES: Mapping[str, str] = {
     "app/cli": "the `blef` command line (serve, arena commands); needs typer and uvicorn",
-    "app/arena": "the bot arena of the command line (referee, tournaments); needs rich",
+    "arena": "the bot arena of the command line (referee, tournaments); needs rich",
 }
 """Parts of the project's packages the handler never imports, with the reason."""
 
@@ -88,7 +88,7 @@ EXCLUDED: Sequence[Excluded] = (
         "websockets",
         "websockets",
         "uvicorn's websocket protocol for `blef serve`; on AWS the WebSocket API Gateway "
-        "speaks it and app.websocket_handler gets plain events",
+        "speaks it and app.entrypoints.websocket gets plain events",
     ),
 )
 

@@ -8,9 +8,9 @@ from typing import Annotated
 
 from fastapi import Depends, Header, Request
 
+from app.config.settings import Settings
 from app.service import GameService
 from app.service.errors import CredentialsMissing, InvalidParameter
-from app.settings import Settings
 from app.store.factory import build_store
 
 

@@ -25,8 +25,8 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from app.config.settings import Settings
 from app.service.parse import MAX_TIME_LIMIT
-from app.settings import Settings
 from engine.facts import CHECK
 
 REQUIRED_QUERY: dict[str, tuple[str, ...]] = {

@@ -13,9 +13,9 @@ from app.api.deps import ServiceProvider
 from app.api.fairness import FairnessMiddleware
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
 from app.api.routes import listing, lobby, odds, play, table, watch, web
-from app.logs import configure_logging
+from app.config.logs import configure_logging
+from app.config.settings import Settings, get_settings
 from app.service import GameService
-from app.settings import Settings, get_settings
 
 DESCRIPTION = """\
 The Blef card game as a service: create and join games, start them, bet and check, poll the

@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.logs import request_id
+from app.config.logs import request_id
 
 log = logging.getLogger("blef.access")
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from app.arena.specs import AgentSpec
+    from arena.specs import AgentSpec
 
 AGENT_HELP = (
     "A built-in agent name (e.g. random), or exec:COMMAND for an external program speaking "
@@ -38,7 +38,7 @@ Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the resul
 
 
 def _parse_agents(texts: list[str]) -> list[AgentSpec]:
-    from app.arena.specs import AgentSpecError, parse_agent  # noqa: PLC0415
+    from arena.specs import AgentSpecError, parse_agent  # noqa: PLC0415
 
     try:
         return [parse_agent(text) for text in texts]
@@ -70,8 +70,8 @@ def referee(
     """Referee one game between AGENTs (2 to 8), seated in the order given, and print it."""
     from rich.console import Console  # noqa: PLC0415
 
-    from app.arena.referee import referee_game  # noqa: PLC0415
-    from app.arena.render import game_result, game_transcript  # noqa: PLC0415
+    from arena.referee import referee_game  # noqa: PLC0415
+    from arena.render import game_result, game_transcript  # noqa: PLC0415
 
     specs = _parse_agents(agents)
     if not 2 <= len(specs) <= 8:
@@ -122,8 +122,8 @@ def tournament(
         TimeRemainingColumn,
     )
 
-    from app.arena.render import markdown_table, tournament_table  # noqa: PLC0415
-    from app.arena.tournament import TournamentConfig, run_tournament  # noqa: PLC0415
+    from arena.render import markdown_table, tournament_table  # noqa: PLC0415
+    from arena.tournament import TournamentConfig, run_tournament  # noqa: PLC0415
 
     specs = _parse_agents(agents)
     if players is None:

@@ -25,7 +25,7 @@ def reports(
     import json  # noqa: PLC0415
     from datetime import UTC, datetime  # noqa: PLC0415
 
-    from app.settings import Settings  # noqa: PLC0415
+    from app.config.settings import Settings  # noqa: PLC0415
     from app.store.factory import build_store  # noqa: PLC0415
 
     settings = Settings() if db is None else Settings(db_path=db)

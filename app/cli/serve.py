@@ -25,7 +25,7 @@ def serve(
 
     from app.api.main import create_app  # noqa: PLC0415
     from app.cli.http_protocol import HeadTimeoutH11Protocol  # noqa: PLC0415
-    from app.settings import Settings  # noqa: PLC0415
+    from app.config.settings import Settings  # noqa: PLC0415
 
     settings = Settings() if db is None else Settings(db_path=db)
     where = settings.db_path if settings.store == "sqlite" else f"DynamoDB {settings.table_name}"

@@ -15,7 +15,7 @@ version the message names, so a message delivered twice, or after a player alrea
 the game on, changes nothing; and the clock's own write is a new version with its own stream
 record, hence its own message.
 
-Nothing here imports boto3: the SQS client is handed in (app/clock_handler.py builds it).
+Nothing here imports boto3: the SQS client is handed in (app/entrypoints/clock.py builds it).
 """
 
 from __future__ import annotations

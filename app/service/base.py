@@ -17,9 +17,9 @@ import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from app.config.settings import Settings
 from app.service.errors import NotAPlayer
 from app.service.writes import Listener, WritePath
-from app.settings import Settings
 from app.store.base import GameDoc, GameStore
 from engine import errors as rules
 from engine.dealing import SeedSource

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
+from app.config.settings import Settings
 from app.service import timing
 from app.service.errors import (
     ConflictError,
@@ -40,7 +41,6 @@ from app.service.errors import (
 )
 from app.service.parse import game_uuid as parse_game_uuid
 from app.service.responses import snapshot_body, state_body
-from app.settings import Settings
 from app.store.base import Conflict, GameDoc, GameStore, RoundSnapshot
 from engine.dealing import SeedSource
 from engine.game import Game, RoundRecord

@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import ClientError
 
-from app import aws
+from app.config import aws
 from app.store.base import Conflict, DueGame, GameDoc, PublicGame, Report, RoundSnapshot
 
 if TYPE_CHECKING:

@@ -1,20 +1,31 @@
-"""Build the store the settings ask for (imported lazily: boto3 only when DynamoDB is used)."""
+"""Build the store the settings ask for (imported lazily: boto3 only when DynamoDB is used).
+The one place a store is made from the settings: ``blef serve`` and every Lambda function."""
 
 from __future__ import annotations
 
-from app.settings import Settings
+from typing import TYPE_CHECKING
+
+from app.config.settings import Settings
 from app.store.base import GameStore
+
+if TYPE_CHECKING:
+    from app.store.dynamo import DynamoStore
+
+
+def dynamo_store(settings: Settings) -> DynamoStore:
+    """The games table the settings name (``BLEF_TABLE_NAME``, its region and endpoint)."""
+    from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when needed)
+
+    return DynamoStore(
+        settings.table_name,
+        endpoint_url=settings.dynamodb_endpoint,
+        region_name=settings.aws_region,
+    )
 
 
 def build_store(settings: Settings) -> GameStore:
     if settings.store == "dynamodb":
-        from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when needed)
-
-        store = DynamoStore(
-            settings.table_name,
-            endpoint_url=settings.dynamodb_endpoint,
-            region_name=settings.aws_region,
-        )
+        store = dynamo_store(settings)
         if settings.create_table:
             store.create_table()
         return store

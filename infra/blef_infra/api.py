@@ -17,7 +17,7 @@ from constructs import Construct
 from .config import EnvironmentSettings
 from .functions import blef_function, code_asset
 
-HANDLER = "app.lambda_handler.handler"
+HANDLER = "app.entrypoints.http.handler"
 
 CORS_ALLOWED_HEADERS = ("Authorization", "Content-Type", "Idempotency-Key", "If-None-Match")
 CORS_EXPOSED_HEADERS = ("ETag", "X-Request-ID")
@@ -51,7 +51,7 @@ a missing number still leaves valid JSON.
 
 
 class Api(Construct):
-    """The function (``app.lambda_handler.handler``) behind an HTTP API's ``$default`` stage.
+    """The function (``app.entrypoints.http.handler``) behind an HTTP API's ``$default`` stage.
 
     ``asset_dir`` is the folder built by ``deployment/build_lambda_asset.py`` (see
     :func:`blef_infra.functions.code_asset` for what happens when it is missing).

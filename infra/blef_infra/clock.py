@@ -4,11 +4,11 @@ message for every due game version, the queue fires it, and a sweeper catches wh
 ::
 
     games table ── stream (NEW_IMAGE) ── filter: STATE items inserted or modified with due_at
-        └─> Scheduler function (app.clock_handler.schedule) ── SendMessageBatch, delayed
+        └─> Scheduler function (app.entrypoints.clock.schedule) ── SendMessageBatch, delayed
     Clock queue (SQS-managed encryption; DLQ after 5 receives)
-        └─> Fire function (app.clock_handler.fire) ── GameClock.advance, conditional write
+        └─> Fire function (app.entrypoints.clock.fire) ── GameClock.advance, conditional write
     EventBridge rule, rate(1 minute)
-        └─> Sweeper function (app.clock_handler.sweep) ── GameClock.sweep
+        └─> Sweeper function (app.entrypoints.clock.sweep) ── GameClock.sweep
 
 Each function has its own role (``blef_function``) with exactly the grants it needs; the
 stream is granted explicitly rather than through ``DynamoEventSource``, whose grant adds
@@ -36,9 +36,9 @@ from .config import EnvironmentSettings
 from .functions import code_asset, function_maker, read_table_stream
 from .monitoring import alarm
 
-SCHEDULE_HANDLER: Final = "app.clock_handler.schedule"
-FIRE_HANDLER: Final = "app.clock_handler.fire"
-SWEEP_HANDLER: Final = "app.clock_handler.sweep"
+SCHEDULE_HANDLER: Final = "app.entrypoints.clock.schedule"
+FIRE_HANDLER: Final = "app.entrypoints.clock.fire"
+SWEEP_HANDLER: Final = "app.entrypoints.clock.sweep"
 
 FIRE_TIMEOUT: Final = Duration.seconds(30)
 """One batch of AI moves and timeouts: a few table reads and one conditional write each."""

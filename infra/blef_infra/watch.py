@@ -5,11 +5,11 @@ pushing every change to the watchers.
 
     client ──wss──> WebSocket API (stage "live")
                       $connect ─┐
-                      $disconnect ├─> Routes function (app.websocket_handler.route)
+                      $disconnect ├─> Routes function (app.entrypoints.websocket.route)
                       $default ──┘        checks the viewer, adds/removes connection items
     games table ── stream (NEW_AND_OLD_IMAGES) ── filter: game STATE items inserted or
                                          modified, ROUND items and watcher items inserted
-                      └─> Pusher function (app.websocket_handler.push)
+                      └─> Pusher function (app.entrypoints.websocket.push)
                             posts {"statusCode": 200, "body": "<state>"} to each watcher,
                             every version and ended round in order, and each change of a
                             listed game to the public-games watchers, through the stage's
@@ -36,8 +36,8 @@ from constructs import Construct
 from .config import EnvironmentSettings
 from .functions import code_asset, function_maker, read_table_stream
 
-ROUTES_HANDLER: Final = "app.websocket_handler.route"
-PUSH_HANDLER: Final = "app.websocket_handler.push"
+ROUTES_HANDLER: Final = "app.entrypoints.websocket.route"
+PUSH_HANDLER: Final = "app.entrypoints.websocket.push"
 STAGE_NAME: Final = "live"
 """The stage, hence the last part of the websocket URL (``wss://.../live``)."""
 

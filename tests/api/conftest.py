@@ -6,8 +6,8 @@ from fastapi.testclient import TestClient
 
 from app.api.main import create_app
 from app.clock.local import LocalClock
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.base import GameStore
 from app.store.sqlite import SqliteStore
 from tests.support.api import Blef

@@ -10,8 +10,8 @@ from typing import Any, ClassVar
 from fastapi.testclient import TestClient
 
 from app.clock.local import LocalClock
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 from engine.agents import AGENTS
 from tests.support.api import Blef, bearer, next_action

@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 
 from app.api.main import create_app
 from app.clock.local import LocalClock
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 from tests.api.test_watch_websocket import bounded
 from tests.support.api import Blef

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from moto import mock_aws
 
-from app import lambda_handler
-from app.settings import get_settings
+from app.config.settings import get_settings
+from app.entrypoints import http as lambda_handler
 from app.store.dynamo import DynamoStore
 from tests.support.api import next_action
 from tests.support.apigw import invoke
@@ -24,15 +24,15 @@ def handler(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("BLEF_STORE", "dynamodb")
     monkeypatch.setenv("BLEF_TABLE_NAME", "blef-lambda-test")
     get_settings.cache_clear()
-    monkeypatch.setattr(lambda_handler, "_adapter", None)
+    lambda_handler.use(None)
     with fake_aws_env(), mock_aws(), serialised_moto_dynamodb():
         assert invoke(lambda_handler.handler, "GET", "/health")[0] == 200
-        adapter = lambda_handler._adapter
-        assert adapter is not None
+        adapter = lambda_handler.adapter()
         store = adapter.app.state.services.get().store  # type: ignore[attr-defined]
         assert isinstance(store, DynamoStore)
         store.create_table()
         yield lambda_handler.handler
+    lambda_handler.use(None)
     get_settings.cache_clear()
 
 

@@ -8,8 +8,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.main import create_app
-from app.openapi import render
-from app.settings import Settings
+from app.cli.openapi import render
+from app.config.settings import Settings
 
 CHECKED_IN = Path(__file__).resolve().parents[2] / "api_docs" / "openapi.json"
 

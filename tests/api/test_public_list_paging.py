@@ -9,8 +9,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from app.api.main import create_app
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 
 

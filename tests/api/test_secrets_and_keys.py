@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.api.main import create_app
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 from tests.support.api import Blef, bearer
 

@@ -16,9 +16,9 @@ from fastapi.testclient import TestClient
 from app.api.main import create_app
 from app.api.routes.watch import CLOSE_REFUSED
 from app.clock.local import LocalClock
+from app.config.settings import Settings
 from app.service import GameService
 from app.service.errors import ConflictError
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 from tests.api.test_watch_websocket import bounded, closed_with, headers
 from tests.support.api import Blef, bearer

@@ -19,8 +19,8 @@ import pytest
 
 from app.api.main import create_app
 from app.api.routes.watch import CLOSE_REFUSED
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from tests.api.test_table import invite, lobby, nicknames, ok, post, refused
 from tests.api.test_watch_websocket import WAIT_SECONDS, headers
 from tests.support.api import Blef

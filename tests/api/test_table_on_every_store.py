@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from app.config.settings import Settings
 from app.service import GameService
 from app.service.errors import TooManyReactions
 from app.service.responses import current_state
 from app.service.seats import seat_key, seated
-from app.settings import Settings
 from app.store.base import GameStore
 from tests.support.clock import FakeClock
 

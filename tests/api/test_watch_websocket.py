@@ -21,8 +21,8 @@ from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from app.api.main import create_app
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from tests.support.api import Blef
 from tests.support.served import served
 

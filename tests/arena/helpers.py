@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from app.arena.specs import AgentSpec, parse_agent
+from arena.specs import AgentSpec, parse_agent
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app.arena import process
-from app.arena.process import BotProcess, Closed, Line, TimedOut
+from arena import process
+from arena.process import BotProcess, Closed, Line, TimedOut
 from tests.arena.helpers import TEST_BOT
 
 PY = sys.executable

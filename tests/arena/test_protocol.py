@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from app.arena import protocol
-from app.arena.protocol import GAME_OVER, YOUR_TURN, BadAnswer, RoundLog, message, parse_answer
+from arena import protocol
+from arena.protocol import GAME_OVER, YOUR_TURN, BadAnswer, RoundLog, message, parse_answer
 from engine.dealing import seed_sequence
 from engine.facts import CHECK
 from engine.game import Game

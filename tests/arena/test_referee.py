@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from app.arena.protocol import RoundLog
-from app.arena.referee import ForfeitReason, GameReport, _ProgramPlayer, referee_game
-from app.arena.specs import parse_agent
+from arena.protocol import RoundLog
+from arena.referee import ForfeitReason, GameReport, _ProgramPlayer, referee_game
+from arena.specs import parse_agent
 from engine.agents import AGENTS, Agent
 from engine.dealing import seed_sequence
 from engine.game import Game

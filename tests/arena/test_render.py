@@ -6,15 +6,15 @@ import dataclasses
 
 from rich.console import Console
 
-from app.arena.referee import referee_game
-from app.arena.render import (
+from arena.referee import referee_game
+from arena.render import (
     command_line,
     game_transcript,
     head_to_head_text,
     markdown_table,
     tournament_table,
 )
-from app.arena.tournament import HeadToHead, TournamentConfig, run_tournament
+from arena.tournament import HeadToHead, TournamentConfig, run_tournament
 from tests.arena.helpers import specs
 
 

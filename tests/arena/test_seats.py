@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.arena import seats
-from app.arena.seats import agent_seed, game_master_seed, nickname, rotate, seat_assignment
+from arena import seats
+from arena.seats import agent_seed, game_master_seed, nickname, rotate, seat_assignment
 from engine.facts import NICKNAME_PATTERN
 
 

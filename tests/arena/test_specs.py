@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
-from app.arena import specs
-from app.arena.specs import AgentSpecError, entry_labels, parse_agent
+from arena import specs
+from arena.specs import AgentSpecError, entry_labels, parse_agent
 
 
 def test_the_doctests_of_the_specs_module_pass() -> None:

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.arena import stats
-from app.arena.stats import proportion, sign_test_p_value, standard_error, wilson_interval
+from arena import stats
+from arena.stats import proportion, sign_test_p_value, standard_error, wilson_interval
 
 
 def test_the_doctests_of_the_stats_module_pass() -> None:

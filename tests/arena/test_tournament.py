@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from app.arena.referee import referee_game
-from app.arena.tournament import TournamentConfig, TournamentResult, run_tournament
+from arena.referee import referee_game
+from arena.tournament import TournamentConfig, TournamentResult, run_tournament
 from tests.arena.helpers import HONEST, bot_agent, specs, without_timings
 
 

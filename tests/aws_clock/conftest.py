@@ -10,9 +10,9 @@ from typing import Any
 import boto3
 import pytest
 
-from app import clock_handler
+from app.config.settings import Settings
+from app.entrypoints import clock as clock_handler
 from app.service import GameService
-from app.settings import Settings
 from tests.support.clock import FakeClock
 from tests.support.dynamo import REGION, DynamoTable, moto_dynamo_table
 from tests.watch.events import stream_event, stream_record

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app import clock_handler
 from app.clock.aws import MAX_DELAY_SECONDS, Due, Scheduler, delay_seconds
+from app.entrypoints import clock as clock_handler
 from app.service import GameService
 from tests.aws_clock.conftest import THINK, Aws, sqs_event
 from tests.support.clock import ai_game
@@ -333,7 +333,7 @@ def test_importing_the_handler_module_builds_nothing_and_loads_no_boto3() -> Non
     import sys
 
     code = (
-        "import sys, app.clock_handler as handler\n"
+        "import sys, app.entrypoints.clock as handler\n"
         "heavy = ('fastapi', 'mangum', 'boto3', 'botocore', 'pydantic_settings')\n"
         "print(sorted(m for m in heavy if m in sys.modules), handler._runtime.built)\n"
     )

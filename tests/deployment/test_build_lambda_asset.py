@@ -85,10 +85,10 @@ def test_copied_packages_leave_out_caches_tests_the_cli_and_the_arena(tmp_path: 
             "engine/__pycache__/game.cpython-311.pyc",
             "engine/tests/test_game.py",
             "app/__init__.py",
-            "app/lambda_handler.py",
+            "app/entrypoints/http.py",
             "app/api/main.py",
             "app/cli/__init__.py",
-            "app/arena/render.py",
+            "arena/render.py",
             "app/stray.pyc",
         ],
     )
@@ -97,7 +97,7 @@ def test_copied_packages_leave_out_caches_tests_the_cli_and_the_arena(tmp_path: 
     assert copied == [
         "app/__init__.py",
         "app/api/main.py",
-        "app/lambda_handler.py",
+        "app/entrypoints/http.py",
         "engine/__init__.py",
         "engine/game.py",
     ]
@@ -111,7 +111,7 @@ def test_imports_of_anything_not_shipped_are_found_even_inside_functions(tmp_pat
         "def f():\n"
         "    import typer\n"
         "from app.cli import serve\n"
-        "from app import arena\n"
+        "import arena\n"
         "from rich.console import Console\n"
     )
     (tmp_path / "engine").mkdir()
@@ -119,7 +119,7 @@ def test_imports_of_anything_not_shipped_are_found_even_inside_functions(tmp_pat
     assert [line.split(": imports ")[1].split(" (")[0] for line in found] == [
         "typer",
         "app.cli",
-        "app.arena",
+        "arena",
         "rich.console",
     ]
     assert found[0].startswith("app/bad.py:4: imports typer")
@@ -127,7 +127,7 @@ def test_imports_of_anything_not_shipped_are_found_even_inside_functions(tmp_pat
 
 def test_the_shipped_code_of_this_repository_imports_nothing_left_out(tmp_path: Path) -> None:
     build.copy_packages(REPO_DIR, tmp_path)
-    assert (tmp_path / "app" / "lambda_handler.py").is_file()
+    assert (tmp_path / "app" / "entrypoints" / "http.py").is_file()
     assert build.forbidden_imports(tmp_path) == []
 
 

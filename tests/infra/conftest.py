@@ -69,11 +69,11 @@ def _synthesise(workdir: Path, outdir: Path) -> None:
     from infra.blef_infra import BlefStack, settings_for
 
     asset = workdir / "asset"
-    (asset / "app").mkdir(parents=True, exist_ok=True)
-    (asset / "app" / "lambda_handler.py").write_text(
+    (asset / "app" / "entrypoints").mkdir(parents=True, exist_ok=True)
+    (asset / "app" / "entrypoints" / "http.py").write_text(
         "def handler(event, context):\n    return {}\n"
     )
-    (asset / "app" / "websocket_handler.py").write_text(
+    (asset / "app" / "entrypoints" / "websocket.py").write_text(
         "def route(event, context):\n    return {}\n\n\ndef push(event, context):\n    return {}\n"
     )
 

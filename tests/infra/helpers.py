@@ -41,9 +41,9 @@ def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-API_HANDLER = "app.lambda_handler.handler"
-ROUTES_HANDLER = "app.websocket_handler.route"
-PUSH_HANDLER = "app.websocket_handler.push"
+API_HANDLER = "app.entrypoints.http.handler"
+ROUTES_HANDLER = "app.entrypoints.websocket.route"
+PUSH_HANDLER = "app.entrypoints.websocket.push"
 """The HTTP API's function; the websocket's functions are told apart by their handlers too."""
 
 

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from aws_cdk.assertions import Template
 
 EVERY_ENVIRONMENT = pytest.mark.parametrize("env", ["dev", "prod"])
-SCHEDULE = "app.clock_handler.schedule"
-FIRE = "app.clock_handler.fire"
-SWEEP = "app.clock_handler.sweep"
+SCHEDULE = "app.entrypoints.clock.schedule"
+FIRE = "app.entrypoints.clock.fire"
+SWEEP = "app.entrypoints.clock.sweep"
 
 
 def _queues(template: Template) -> tuple[str, dict[str, Any], str, dict[str, Any]]:

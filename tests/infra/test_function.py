@@ -1,6 +1,6 @@
 """The Lambda functions: runtime, size, settings, code, logs, and least-privilege access.
 
-The HTTP API's function is the one running ``app.lambda_handler.handler``; the websocket's two
+The HTTP API's function is the one running ``app.entrypoints.http.handler``; the websocket's two
 functions (tests/infra/test_websocket.py) share its runtime, code and logging rules."""
 
 from __future__ import annotations
@@ -33,12 +33,12 @@ def test_every_function_runs_on_arm64_with_the_python_the_asset_is_built_for(
     functions = templates[env].find_resources("AWS::Lambda::Function")
     handlers = sorted(f["Properties"]["Handler"] for f in functions.values())
     assert handlers == [
-        "app.clock_handler.fire",
-        "app.clock_handler.schedule",
-        "app.clock_handler.sweep",
-        "app.lambda_handler.handler",
-        "app.websocket_handler.push",
-        "app.websocket_handler.route",
+        "app.entrypoints.clock.fire",
+        "app.entrypoints.clock.schedule",
+        "app.entrypoints.clock.sweep",
+        "app.entrypoints.http.handler",
+        "app.entrypoints.websocket.push",
+        "app.entrypoints.websocket.route",
     ]
     for function in functions.values():
         assert function["Properties"]["Runtime"] == f"python{build_lambda_asset.PYTHON_VERSION}"

@@ -24,8 +24,8 @@ if TYPE_CHECKING:
     from aws_cdk.assertions import Template
 
 EVERY_ENVIRONMENT = pytest.mark.parametrize("env", ["dev", "prod"])
-ROUTES = "app.websocket_handler.route"
-PUSH = "app.websocket_handler.push"
+ROUTES = "app.entrypoints.websocket.route"
+PUSH = "app.entrypoints.websocket.push"
 
 
 def _table_arn(template: Template) -> dict[str, Any]:

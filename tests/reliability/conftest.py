@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.base import GameStore
 from benchmarks.load import Server
 from tests.support.dynamo import moto_dynamo_table, moto_server, server_dynamo_table

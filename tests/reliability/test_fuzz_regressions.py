@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.api.main import create_app
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 
 GUIDE = (Path(__file__).resolve().parents[2] / "api_docs" / "guide.md").read_text("utf-8")

@@ -44,8 +44,8 @@ from hypothesis import settings
 from hypothesis import strategies as st
 
 from app.api.main import create_app
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 from engine.agents import AGENTS, ALIASES
 from engine.dealing import seed_sequence

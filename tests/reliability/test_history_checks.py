@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 from benchmarks.load import check_rounds, stored_moves
 from engine.dealing import seed_sequence

@@ -22,9 +22,9 @@ from fastapi.testclient import TestClient
 from app.api.main import create_app
 from app.api.middleware import BodyLimitMiddleware
 from app.cli.serve import KEEP_ALIVE_SECONDS
+from app.config.settings import Settings
 from app.service import GameService
 from app.service.errors import InvalidParameter
-from app.settings import Settings
 from app.store.base import GameStore
 from app.store.sqlite import SqliteStore
 from benchmarks.load import Server

@@ -37,10 +37,10 @@ from hypothesis import strategies as st
 
 from app.api.main import create_app
 from app.clock.local import LocalClock
-from app.logs import JsonFormatter
+from app.config.logs import JsonFormatter
+from app.config.settings import Settings
 from app.service import GameService
 from app.service.errors import NotAPlayer
-from app.settings import Settings
 from app.store.sqlite import SqliteStore
 from benchmarks.load import Server, check_rounds, choose
 from engine.dealing import deal

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from app.config.settings import Settings
 from app.service import GameService
-from app.settings import Settings
 from engine.dealing import seed_sequence
 from tests.support.clock import FakeClock
 from tests.support.memory_store import MemoryStore

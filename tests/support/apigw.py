@@ -1,5 +1,5 @@
 """API Gateway HTTP API (payload format 2.0) events and a Lambda context, for invoking
-``app.lambda_handler.handler`` the way AWS does."""
+``app.entrypoints.http.handler`` the way AWS does."""
 
 from __future__ import annotations
 

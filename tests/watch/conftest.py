@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from app import websocket_handler
+from app.config.settings import Settings
+from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
-from app.settings import Settings
 from app.watch.connections import Connections
 from tests.support.dynamo import REGION, DynamoTable, moto_dynamo_table
 from tests.watch.events import FakeManagementApi

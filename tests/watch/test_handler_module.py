@@ -14,9 +14,9 @@ from urllib.parse import unquote
 
 import pytest
 
-from app import websocket_handler
+from app.config.settings import Settings
+from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
-from app.settings import Settings
 from tests.support.dynamo import REGION, DynamoTable
 from tests.watch.events import (
     ENDPOINT,
@@ -29,7 +29,7 @@ from tests.watch.events import (
 
 def test_importing_the_handler_module_builds_nothing_and_loads_no_web_framework_or_boto3() -> None:
     code = (
-        "import sys, app.websocket_handler as handler\n"
+        "import sys, app.entrypoints.websocket as handler\n"
         "heavy = ('fastapi', 'starlette', 'mangum', 'boto3', 'botocore', 'pydantic_settings')\n"
         "print(sorted(m for m in heavy if m in sys.modules), handler._runtime.built)\n"
     )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from app import websocket_handler
+from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
 from app.watch.connections import Connections
 from app.watch.pusher import Pusher

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from app import websocket_handler
+from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
 from app.service.seats import seat_key
 from app.watch.connections import CONNECTION_TTL_SECONDS, Connections, Watcher

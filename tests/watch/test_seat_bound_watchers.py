@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app import websocket_handler
+from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
 from tests.support.dynamo import DynamoTable
 from tests.watch.events import (

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from app import websocket_handler
+from app.entrypoints import websocket as websocket_handler
 from tests.watch.conftest import Game
 from tests.watch.events import connect_event, disconnect_event, new_connection_id
 

@@ -19,7 +19,7 @@ Changes come from the service's in-process notifications (app/watch/hub.py), not
 polling. Messages from the client are read and ignored; pings are answered by the server.
 At most ``max_websockets`` are open per process: one more is closed with code 1013.
 
-On AWS this route does not run: an API Gateway WebSocket API and app/websocket_handler.py
+On AWS this route does not run: an API Gateway WebSocket API and app/entrypoints/websocket.py
 send the same messages, pushed from the table's stream.
 """
 

@@ -1,4 +1,4 @@
-"""Write the OpenAPI document of the app: ``python -m app.openapi api_docs/openapi.json``.
+"""Write the OpenAPI document of the app: ``python -m app.cli.openapi api_docs/openapi.json``.
 
 The checked-in document is compared with a fresh one by the tests, so it cannot go stale.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from app.api.main import create_app
-from app.settings import Settings
+from app.config.settings import Settings
 
 
 def openapi_document() -> dict[str, Any]:

@@ -29,14 +29,14 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from app import aws
-from app.lazy import Lazy
+from app.config import aws
+from app.entrypoints.runtime import Lazy, environment_settings, lambda_service
 from app.watch.messages import credentials
 from engine.errors import BlefError
 
 if TYPE_CHECKING:
+    from app.config.settings import Settings
     from app.service import GameService
-    from app.settings import Settings
     from app.watch.connections import Connections
     from app.watch.pusher import ManagementApi, Pusher
 
@@ -65,18 +65,13 @@ class Runtime:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Runtime:
-        from app.logs import configure_logging  # noqa: PLC0415
-        from app.service import GameService  # noqa: PLC0415
         from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when invoked)
         from app.watch.connections import Connections  # noqa: PLC0415
 
-        configure_logging(settings.log_level)
-        store = DynamoStore(
-            settings.table_name,
-            endpoint_url=settings.dynamodb_endpoint,
-            region_name=settings.aws_region,
-        )
-        return cls(GameService(store, settings), Connections(store.client, store.table_name))
+        service = lambda_service(settings)
+        store = service.store
+        assert isinstance(store, DynamoStore)  # the watchers' items live in its table
+        return cls(service, Connections(store.client, store.table_name))
 
     @property
     def pusher(self) -> Pusher:
@@ -100,23 +95,11 @@ def _management_client(settings: Settings) -> ManagementApi:
     return management
 
 
-def _build_runtime() -> Runtime:
-    from app.settings import Settings  # noqa: PLC0415
-
-    return Runtime.from_settings(Settings())
-
-
-_runtime: Lazy[Runtime] = Lazy(_build_runtime)
-
-
-def runtime() -> Runtime:
-    """The execution environment's runtime, built from the environment on first use."""
-    return _runtime.get()
-
-
-def use(replacement: Runtime | None) -> None:
-    """Make the handlers use ``replacement`` (None: build one from the environment again)."""
-    _runtime.use(replacement)
+_runtime: Lazy[Runtime] = Lazy(lambda: Runtime.from_settings(environment_settings()))
+runtime = _runtime.get
+"""The execution environment's runtime, built from the environment on first use."""
+use = _runtime.use
+"""Make the handlers use a replacement (tests; None: build one from the environment again)."""
 
 
 # ---------------------------------------------------------------------- the routes

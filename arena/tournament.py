@@ -5,7 +5,7 @@ several arguments share a name (``random random`` is two entries, ``random#1`` a
 ``random#2``: a handy check that the harness is fair). Results are per entry.
 
 **Seats.** Game ``k`` seats agent ``(j + k) mod len(agents)`` at join position ``j`` (see
-:mod:`app.arena.seats`), so with A entries every A consecutive games give each entry every
+:mod:`arena.seats`), so with A entries every A consecutive games give each entry every
 position. An entry may hold several seats in one game (two entries at a 4-player table
 hold two seats each).
 
@@ -31,7 +31,7 @@ afresh for every game.
 
 **Head to head.** With exactly two entries, every game is won by one of them; the
 p-value is the exact two-sided binomial test that the first entry's win probability is
-1/2 (:func:`app.arena.stats.sign_test_p_value`). The test is fair when both entries hold
+1/2 (:func:`arena.stats.sign_test_p_value`). The test is fair when both entries hold
 the same number of seats on average, which rotation gives (exactly so over an even number
 of games when the number of players is odd).
 """
@@ -48,15 +48,15 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.arena.referee import (
+from arena.referee import (
     DEFAULT_STARTUP_TIME,
     DEFAULT_TIME_LIMIT,
     GameReport,
     referee_game,
 )
-from app.arena.seats import seat_assignment
-from app.arena.specs import AgentSpec, entry_labels
-from app.arena.stats import proportion, sign_test_p_value, standard_error, wilson_interval
+from arena.seats import seat_assignment
+from arena.specs import AgentSpec, entry_labels
+from arena.stats import proportion, sign_test_p_value, standard_error, wilson_interval
 from engine.facts import MAX_PLAYERS, MIN_PLAYERS
 
 _MAX_BATCH = 50

@@ -15,8 +15,8 @@ from engine.facts import CHECK, LOST_ROUND, N_BETS, Card
 from engine.sets import SETS
 
 if TYPE_CHECKING:
-    from app.arena.referee import GameReport, TimedMove
-    from app.arena.tournament import EntryStats, TournamentResult
+    from arena.referee import GameReport, TimedMove
+    from arena.tournament import EntryStats, TournamentResult
     from engine.game import RoundRecord
 
 

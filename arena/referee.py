@@ -19,7 +19,7 @@ Built-in agents run in this process and have no time limit (they cannot be inter
 but their decision time is measured the same way. External programs are always ended by
 the time :func:`referee_game` returns, whatever happened.
 
->>> from app.arena.specs import parse_agent
+>>> from arena.specs import parse_agent
 >>> report = referee_game([parse_agent("random"), parse_agent("random")], seed=7)
 >>> report.winner in ("random_1", "random_2"), report.forfeits
 (True, ())
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from app.arena.process import BotProcess, Closed, Line, TimedOut
-from app.arena.protocol import (
+from arena.process import BotProcess, Closed, Line, TimedOut
+from arena.protocol import (
     GAME_OVER,
     YOUR_TURN,
     BadAnswer,
@@ -45,8 +45,8 @@ from app.arena.protocol import (
     parse_answer,
     shown,
 )
-from app.arena.seats import agent_seed, game_master_seed, nickname
-from app.arena.specs import AgentSpec, entry_labels
+from arena.seats import agent_seed, game_master_seed, nickname
+from arena.specs import AgentSpec, entry_labels
 from engine.agents import Agent, make_agent
 from engine.dealing import seed_sequence
 from engine.facts import CHECK, MAX_PLAYERS, MIN_PLAYERS, N_BETS
@@ -383,7 +383,7 @@ def referee_game(
     """Play one game with ``specs[j]`` at seat ``j`` (the join order) and referee it.
 
     Deals and seating come from ``(seed, game_index)``, as does each built-in agent's seed
-    (with its seat): see :mod:`app.arena.seats`. ``labels`` names the entry playing each
+    (with its seat): see :mod:`arena.seats`. ``labels`` names the entry playing each
     seat (by default each spec is its own entry). ``keep_rounds`` keeps every round and
     timed move in the report, for transcripts.
     """

@@ -12,16 +12,15 @@ first invocation and kept for the life of the execution environment.
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
-from app import aws
-from app.lazy import Lazy
+from app.config import aws
+from app.entrypoints.runtime import Lazy, environment_settings, lambda_service
 
 if TYPE_CHECKING:
     from app.clock.aws import Sqs
+    from app.config.settings import Settings
     from app.service import GameService
-    from app.settings import Settings
 
 Event = dict[str, Any]
 
@@ -39,39 +38,18 @@ class Runtime:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Runtime:
-        from app.logs import configure_logging  # noqa: PLC0415
-        from app.service import GameService  # noqa: PLC0415
-        from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when invoked)
-
         if not settings.clock_queue_url:
             raise RuntimeError("BLEF_CLOCK_QUEUE_URL is not set: the clock has no queue")
-        configure_logging(settings.log_level)
-        store = DynamoStore(
-            settings.table_name,
-            endpoint_url=settings.dynamodb_endpoint,
-            region_name=settings.aws_region,
-        )
+        service = lambda_service(settings)
         sqs: Sqs = aws.client("sqs", region_name=settings.aws_region, max_pool_connections=4)
-        return cls(GameService(store, settings, clock=time.time), sqs, settings.clock_queue_url)
+        return cls(service, sqs, settings.clock_queue_url)
 
 
-def _build_runtime() -> Runtime:
-    from app.settings import Settings  # noqa: PLC0415
-
-    return Runtime.from_settings(Settings())
-
-
-_runtime: Lazy[Runtime] = Lazy(_build_runtime)
-
-
-def runtime() -> Runtime:
-    """The execution environment's runtime, built from the environment on first use."""
-    return _runtime.get()
-
-
-def use(replacement: Runtime | None) -> None:
-    """Make the handlers use ``replacement`` (None: build one from the environment again)."""
-    _runtime.use(replacement)
+_runtime: Lazy[Runtime] = Lazy(lambda: Runtime.from_settings(environment_settings()))
+runtime = _runtime.get
+"""The execution environment's runtime, built from the environment on first use."""
+use = _runtime.use
+"""Make the handlers use a replacement (tests; None: build one from the environment again)."""
 
 
 def schedule(event: Event, context: Any = None) -> dict[str, list[dict[str, str]]]:

@@ -1,0 +1,1 @@
+"""What every layer may read: the settings, the logging set-up, how AWS clients are made."""
