@@ -141,7 +141,7 @@ def bench_lambda(seconds: float) -> dict[str, Any]:
     with mock_aws():
         from app.config.settings import get_settings
         from app.entrypoints import http as lambda_handler
-        from app.store.dynamo import DynamoStore
+        from app.store.dynamo.store import DynamoStore
 
         get_settings.cache_clear()
         handler = lambda_handler.handler

@@ -83,6 +83,12 @@ DECK: Final[tuple[Card, ...]] = tuple(Card(v, c) for v in Value for c in Colour)
 """The 24 cards in index order: DECK[card.index] is card."""
 
 
+COLOUR_MASKS: Final[tuple[int, ...]] = tuple(
+    sum(1 << (v * N_COLOURS + c) for v in range(N_VALUES)) for c in range(N_COLOURS)
+)
+"""Every card of each colour (clubs, diamonds, hearts, spades) as a 24-bit mask."""
+
+
 def card_from_index(index: int) -> Card:
     return DECK[index]
 

@@ -42,8 +42,8 @@ from functools import cache, lru_cache
 from math import comb
 from typing import Final, NamedTuple
 
-from engine.facts import N_BETS, N_CARDS, N_COLOURS, N_VALUES, Card, mask_of
-from engine.sets import SETS, SetKind
+from engine.facts import COLOUR_MASKS, N_BETS, N_CARDS, N_COLOURS, N_VALUES, Card, mask_of
+from engine.sets import FIRST_FLUSH, FIRST_STRAIGHT_FLUSH, SETS, SetKind
 
 
 def _binomials() -> tuple[tuple[int, ...], ...]:
@@ -164,9 +164,7 @@ _SINGLE_NEED: Final = {
 
 _NIBBLE: Final = 15
 _POP: Final = tuple(i.bit_count() for i in range(64))
-_COLOUR_MASKS: Final = tuple(
-    sum(1 << (v * N_COLOURS + c) for v in range(N_VALUES)) for c in range(N_COLOURS)
-)
+_CLUBS, _DIAMONDS, _HEARTS, _SPADES = COLOUR_MASKS
 
 
 class _Feature(NamedTuple):
@@ -217,7 +215,7 @@ def _feature_value(f: _Feature, mask: int) -> int:
     if src == 2:
         return sum(1 for v in f.values if not mask >> (v * N_COLOURS) & _NIBBLE)
     if src == 3:
-        return (mask & _COLOUR_MASKS[f.a]).bit_count()
+        return (mask & COLOUR_MASKS[f.a]).bit_count()
     return (f.mask & ~mask).bit_count()
 
 
@@ -254,12 +252,12 @@ def _evaluate(mask: int, k: int, m: int) -> tuple[float, ...]:
     flush, exact = tables[_FLUSH], tables[_EXACT]
     missing = ~mask
     return (
-        *by_values[:66],
-        flush[(mask & 0x111111).bit_count()],
-        flush[(mask & 0x222222).bit_count()],
-        flush[(mask & 0x444444).bit_count()],
-        flush[(mask & 0x888888).bit_count()],
-        *by_values[66:],
+        *by_values[:FIRST_FLUSH],
+        flush[(mask & _CLUBS).bit_count()],
+        flush[(mask & _DIAMONDS).bit_count()],
+        flush[(mask & _HEARTS).bit_count()],
+        flush[(mask & _SPADES).bit_count()],
+        *by_values[FIRST_FLUSH:],
         *[exact[(req & missing).bit_count()] for req in _STRAIGHT_FLUSH_MASKS],
     )
 
@@ -299,7 +297,7 @@ _TWO_PAIRS: Final = tuple(
 _FULL_HOUSES: Final = tuple(
     (int(s.values[0]), int(s.values[1])) for s in SETS if s.kind is SetKind.FULL_HOUSE
 )
-_STRAIGHT_FLUSH_MASKS: Final = tuple(s.required_mask for s in SETS[76:])
+_STRAIGHT_FLUSH_MASKS: Final = tuple(s.required_mask for s in SETS[FIRST_STRAIGHT_FLUSH:])
 
 
 def _hand_mask(hand: int | Iterable[Card]) -> int:

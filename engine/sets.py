@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
-from engine.facts import N_BETS, N_COLOURS, N_VALUES, Card, Colour, Value, mask_of
+from engine.facts import COLOUR_MASKS, N_BETS, N_COLOURS, N_VALUES, Card, Colour, Value, mask_of
 
 
 class SetKind(Enum):
@@ -146,7 +146,16 @@ SETS: Final[tuple[BetSet, ...]] = _build_sets()
 """The 88 sets; ``SETS[action_id]`` is the set that bet names."""
 
 _POP4: Final = tuple(bin(n).count("1") for n in range(16))
-_COLOUR_MASKS: Final = tuple(_suit_mask(Value, c) for c in Colour)
+
+
+def first_of(kind: SetKind) -> int:
+    """The action id of the lowest set of ``kind`` (sets of a kind are consecutive)."""
+    return next(s.action_id for s in SETS if s.kind is kind)
+
+
+FIRST_FLUSH: Final = first_of(SetKind.FLUSH)
+FIRST_STRAIGHT_FLUSH: Final = first_of(SetKind.SMALL_STRAIGHT_FLUSH)
+"""Every set from here up is a straight flush (small, big, great, each in four colours)."""
 
 
 def _predicate(bet: BetSet) -> Callable[[int], bool]:
@@ -156,7 +165,7 @@ def _predicate(bet: BetSet) -> Callable[[int], bool]:
         return lambda m: m & required == required
     if bet.kind is SetKind.FLUSH:
         assert bet.colour is not None
-        colour_mask = _COLOUR_MASKS[bet.colour]
+        colour_mask = COLOUR_MASKS[bet.colour]
         return lambda m: (m & colour_mask).bit_count() >= 5
     needs = [(v * N_COLOURS, n) for v, n in enumerate(bet.value_needs) if n]
     pop = _POP4

@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from app.store.dynamo.stream import is_state
+
 if TYPE_CHECKING:
     from app.service.due import WhenDue
 
@@ -95,7 +97,7 @@ def due_of_record(record: Mapping[str, Any]) -> Due | None:
     if record.get("eventName") not in ("INSERT", "MODIFY"):
         return None
     image = (record.get("dynamodb") or {}).get("NewImage") or {}
-    if (image.get("sk") or {}).get("S") != "STATE":
+    if not is_state(image):
         return None
     try:
         return Due(

@@ -65,4 +65,5 @@ def lambda_service(settings: Settings, *, clock: Callable[[], float] | None = No
     from app.store.factory import dynamo_store  # noqa: PLC0415 (boto3 only when invoked)
 
     configure_logging(settings.log_level)
-    return GameService(dynamo_store(settings), settings, clock=clock or time.time)
+    now = clock or time.time
+    return GameService(dynamo_store(settings, now), settings, clock=now)

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from app.config import aws
@@ -65,7 +64,7 @@ class Runtime:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Runtime:
-        from app.store.dynamo import DynamoStore  # noqa: PLC0415 (boto3 only when invoked)
+        from app.store.dynamo.store import DynamoStore  # noqa: PLC0415 (boto3 only when invoked)
         from app.watch.connections import Connections  # noqa: PLC0415
 
         service = lambda_service(settings)
@@ -113,7 +112,7 @@ def connect(event: Event, context: Any = None) -> Response:
     handlers = runtime()
     address = _source_ip(event)
     cap = handlers.service.settings.max_websockets_per_address
-    if cap and not _reserve(handlers, address, cap):
+    if cap and not handlers.connections.reserve(address, cap):
         log.info("websocket_refused", extra={"code": "too_many_websockets"})
         return _refusal(
             429,
@@ -132,12 +131,12 @@ def connect(event: Event, context: Any = None) -> Response:
         handlers.connections.add(connection_id, doc.game_uuid, seat)
     except BlefError as error:
         if cap:
-            _release(handlers, address)
+            handlers.connections.release(address)
         log.info("websocket_refused", extra={"code": error.code})
         return _refusal(400, error.message, error.code)
     except Exception:
         if cap:
-            _release(handlers, address)
+            handlers.connections.release(address)
         raise
     log.info("websocket_connected", extra={"observer": nickname is None})
     return {"statusCode": 200}
@@ -149,7 +148,7 @@ def disconnect(event: Event, context: Any = None) -> Response:
     handlers = runtime()
     gone = handlers.connections.remove(_connection_id(event))
     if gone and handlers.service.settings.max_websockets_per_address:
-        _release(handlers, _source_ip(event))
+        handlers.connections.release(_source_ip(event))
     return {"statusCode": 200}
 
 
@@ -161,68 +160,10 @@ def _refusal(status: int, message: str, code: str) -> Response:
     }
 
 
-# ---------------------------------------------------------------------- websockets per address
-# One counter item per source address (pk ``WSIP#<address>``, sk ``COUNT``) in the games
-# table: ``$connect`` adds one only if the count is below the cap (one conditional
-# UpdateItem, so two connects racing for the last place cannot both get it), ``$disconnect``
-# takes one away. The item expires with the connections' TTL, refreshed at every connect, so
-# counts left behind by ``$disconnect`` events that never came (API Gateway does not promise
-# them) heal within 2 hours.
-
-
 def _source_ip(event: Event) -> str:
     identity = (event.get("requestContext") or {}).get("identity") or {}
     address = identity.get("sourceIp")
     return address if isinstance(address, str) and address else "unknown"
-
-
-def _counter_key(address: str) -> dict[str, Any]:
-    return {"pk": {"S": f"WSIP#{address}"}, "sk": {"S": "COUNT"}}
-
-
-def _reserve(handlers: Runtime, address: str, cap: int) -> bool:
-    from botocore.exceptions import ClientError  # noqa: PLC0415
-
-    from app.watch.connections import CONNECTION_TTL_SECONDS  # noqa: PLC0415
-
-    connections = handlers.connections
-    expires = int(time.time()) + CONNECTION_TTL_SECONDS
-    try:
-        connections.client.update_item(
-            TableName=connections.table_name,
-            Key=_counter_key(address),
-            UpdateExpression="ADD #open :one SET expires_at = :expires",
-            ConditionExpression="attribute_not_exists(#open) OR #open < :cap",
-            ExpressionAttributeNames={"#open": "open"},
-            ExpressionAttributeValues={
-                ":one": {"N": "1"},
-                ":cap": {"N": str(cap)},
-                ":expires": {"N": str(expires)},
-            },
-        )
-    except ClientError as err:
-        if err.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-            return False
-        raise
-    return True
-
-
-def _release(handlers: Runtime, address: str) -> None:
-    from botocore.exceptions import ClientError  # noqa: PLC0415
-
-    connections = handlers.connections
-    try:
-        connections.client.update_item(
-            TableName=connections.table_name,
-            Key=_counter_key(address),
-            UpdateExpression="ADD #open :minus",
-            ConditionExpression="#open > :zero",
-            ExpressionAttributeNames={"#open": "open"},
-            ExpressionAttributeValues={":minus": {"N": "-1"}, ":zero": {"N": "0"}},
-        )
-    except ClientError as err:  # already at zero (the item expired meanwhile): nothing to do
-        if err.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
-            raise
 
 
 def default(event: Event, context: Any = None) -> Response:

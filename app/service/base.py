@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from app.config.settings import Settings
 from app.service.errors import NotAPlayer
 from app.service.writes import Listener, WritePath
-from app.store.base import GameDoc, GameStore
+from app.store.base import GameDoc, Store
 from engine import errors as rules
 from engine.dealing import SeedSource
 from engine.game import Game
@@ -37,7 +37,7 @@ class UseCases:
 
     def __init__(
         self,
-        store: GameStore,
+        store: Store,
         settings: Settings | None = None,
         *,
         clock: Callable[[], float] = time.time,

@@ -41,7 +41,7 @@ from app.service.errors import (
 )
 from app.service.parse import game_uuid as parse_game_uuid
 from app.service.responses import snapshot_body, state_body
-from app.store.base import Conflict, GameDoc, GameStore, RoundSnapshot
+from app.store.base import Conflict, GameDoc, RoundSnapshot, Store
 from engine.dealing import SeedSource
 from engine.game import Game, RoundRecord
 
@@ -130,7 +130,7 @@ class WritePath:
 
     def __init__(
         self,
-        store: GameStore,
+        store: Store,
         settings: Settings,
         clock: Callable[[], float],
         seed_source: SeedSource | None = None,

@@ -1,5 +1,5 @@
 """Game stores: the protocol and its implementations (imported lazily by name)."""
 
-from app.store.base import Conflict, GameDoc, GameStore, PublicGame, RoundSnapshot
+from app.store.base import Conflict, GameDoc, GameStore, PublicGame, RoundSnapshot, Store
 
-__all__ = ["Conflict", "GameDoc", "GameStore", "PublicGame", "RoundSnapshot"]
+__all__ = ["Conflict", "GameDoc", "GameStore", "PublicGame", "RoundSnapshot", "Store"]

@@ -150,7 +150,9 @@ class PublicGame:
 
 
 class GameStore(Protocol):
-    """Where games live. Implementations: SqliteStore (embedded), DynamoStore (AWS)."""
+    """Where games live: their documents, their ended rounds, the public list, the keys of
+    keyed creates, and room numbers. Implementations: SqliteStore (embedded), DynamoStore
+    (AWS), and the in-memory fake of the tests; all pass one contract suite (tests/store)."""
 
     def create(self, doc: GameDoc) -> None:
         """Store a new game (version 1). Raises Conflict if the UUID is already taken."""
@@ -190,14 +192,30 @@ class GameStore(Protocol):
         already claimed: an atomic insert-if-absent. Returns the game the key belongs to
         (``game_uuid`` if this call claimed it, else the earlier claimant's game)."""
 
+    def allocate_room(self) -> int:
+        """A small display number for a new game: 1, 2, 3, ... (wrapping is allowed)."""
+
+    def close(self) -> None:
+        """Release connections."""
+
+
+class DueGames(Protocol):
+    """The index of games the clock must wake (their ``due_at``)."""
+
     def list_due(self, before: float, limit: int) -> list[DueGame]:
         """Games whose ``due_at`` is at or before ``before``, earliest first, at most
         ``limit``: what the clock rebuilds its agenda from, and what a sweep catches up on."""
 
+
+class Expiry(Protocol):
     def purge_expired(self, now: float) -> int:
         """Delete games (and their rounds, and expired reports) that expired before ``now``;
         returns how many games went.
         A store whose database expires items itself (DynamoDB's TTL) deletes nothing."""
+
+
+class Reports(Protocol):
+    """The operator's list of nickname reports (``blef reports``)."""
 
     def add_report(self, report: Report) -> None:
         """Keep ``report`` (replacing one with the same game, reporter and nickname)."""
@@ -205,8 +223,6 @@ class GameStore(Protocol):
     def list_reports(self, limit: int) -> list[Report]:
         """The newest ``limit`` reports not yet expired, newest first."""
 
-    def allocate_room(self) -> int:
-        """A small display number for a new game: 1, 2, 3, ... (wrapping is allowed)."""
 
-    def close(self) -> None:
-        """Release connections."""
+class Store(GameStore, DueGames, Expiry, Reports, Protocol):
+    """All of it: what the service runs on (every implementation is all of it)."""

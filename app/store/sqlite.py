@@ -12,7 +12,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -73,8 +73,16 @@ _ROOM_WRAP = 9999
 class SqliteStore:
     """Games in a SQLite file (``":memory:"`` is refused: threads would not share it)."""
 
-    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        busy_timeout_ms: int = 10_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.path = str(path)
+        self.clock = clock
+        """What "now" is when an expired row is told apart (the service's clock)."""
         if self.path == ":memory:":
             raise ValueError("SqliteStore needs a file; threads cannot share ':memory:'")
         self._busy_timeout_ms = busy_timeout_ms
@@ -167,7 +175,7 @@ class SqliteStore:
             .execute("SELECT doc, expires_at FROM games WHERE game_uuid = ?", (game_uuid,))
             .fetchone()
         )
-        if row is None or (row[1] and row[1] < time.time()):
+        if row is None or (row[1] and row[1] < self.clock()):
             return None
         return GameDoc.from_dict(json.loads(row[0]))
 
@@ -232,7 +240,7 @@ class SqliteStore:
         self, since: float, limit: int, after: tuple[float, str] | None = None
     ) -> list[PublicGame]:
         page = ""
-        args: tuple[object, ...] = (since, int(time.time()))
+        args: tuple[object, ...] = (since, int(self.clock()))
         if after is not None:
             page = " AND (last_modified < ? OR (last_modified = ? AND game_uuid < ?))"
             args = (*args, after[0], after[0], after[1])
@@ -240,8 +248,9 @@ class SqliteStore:
             self._connection()
             .execute(
                 "SELECT game_uuid, room, nicknames, last_modified FROM games"
-                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?" + page + ""
-                " ORDER BY last_modified DESC, game_uuid DESC LIMIT ?",
+                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?"
+                + page
+                + " ORDER BY last_modified DESC, game_uuid DESC LIMIT ?",
                 (*args, limit),
             )
             .fetchall()
@@ -313,7 +322,7 @@ class SqliteStore:
                 "SELECT game_uuid, reporter, nickname, reported_at, expires_at FROM reports"
                 " WHERE expires_at >= ? ORDER BY reported_at DESC, game_uuid, reporter, nickname"
                 " LIMIT ?",
-                (time.time(), max(limit, 0)),
+                (self.clock(), max(limit, 0)),
             )
             .fetchall()
         )

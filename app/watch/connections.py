@@ -40,6 +40,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from app.store.dynamo.keys import (
+    CONNECTION_PREFIX,
+    PUBLIC_WATCHERS_PK,
+    address_key,
+    game_of,
+    reverse_key,
+    watcher_key,
+    watcher_pk,
+)
+from app.store.dynamo.paging import query_all
+
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
     from mypy_boto3_dynamodb.type_defs import AttributeValueTypeDef
@@ -48,24 +59,6 @@ if TYPE_CHECKING:
 
 CONNECTION_TTL_SECONDS: Final = 2 * 3600
 """API Gateway closes every websocket connection after 2 hours."""
-GAME_PREFIX: Final = "GAME#"
-CONNECTION_PREFIX: Final = "CONN#"
-REVERSE_SK: Final = "CONN"
-PUBLIC_PK: Final = "PUBLIC#WATCHERS"
-"""The partition of public-games watchers (no game item's ``pk`` starts with ``PUBLIC#``)."""
-
-
-def _watcher_pk(game_uuid: str | None) -> str:
-    return PUBLIC_PK if game_uuid is None else GAME_PREFIX + game_uuid
-
-
-def watcher_key(game_uuid: str | None, connection_id: str) -> Item:
-    """The watcher item's key: in its game's partition, or (None) the public watchers'."""
-    return {"pk": {"S": _watcher_pk(game_uuid)}, "sk": {"S": CONNECTION_PREFIX + connection_id}}
-
-
-def reverse_key(connection_id: str) -> Item:
-    return {"pk": {"S": CONNECTION_PREFIX + connection_id}, "sk": {"S": REVERSE_SK}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,12 +81,13 @@ class Watcher:
         pk, sk = item.get("pk", {}).get("S", ""), item.get("sk", {}).get("S", "")
         if not sk.startswith(CONNECTION_PREFIX):
             return None
-        if pk == PUBLIC_PK:
+        if pk == PUBLIC_WATCHERS_PK:
             return cls(None, sk.removeprefix(CONNECTION_PREFIX), None)
-        if not pk.startswith(GAME_PREFIX):
+        game_uuid = game_of(pk)
+        if game_uuid is None:
             return None
         seat = item.get("seat", {}).get("S")
-        return cls(pk.removeprefix(GAME_PREFIX), sk.removeprefix(CONNECTION_PREFIX), seat)
+        return cls(game_uuid, sk.removeprefix(CONNECTION_PREFIX), seat)
 
 
 class Connections:
@@ -167,35 +161,76 @@ class Connections:
     def watchers(self, game_uuid: str) -> list[Watcher]:
         """The connections watching a game, leaving out expired items TTL has not yet
         deleted."""
-        return self._query(_watcher_pk(game_uuid))
+        return self._query(watcher_pk(game_uuid))
 
     def public_watchers(self) -> list[Watcher]:
         """The connections watching the public games (every page of them), leaving out
         expired items."""
-        return self._query(PUBLIC_PK)
+        return self._query(PUBLIC_WATCHERS_PK)
 
     def _query(self, pk: str) -> list[Watcher]:
         now = self._clock()
         found: list[Watcher] = []
-        kwargs: dict[str, Any] = {}
-        while True:
-            page = self.client.query(
+        items = query_all(
+            self.client,
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+            ExpressionAttributeValues={":pk": {"S": pk}, ":prefix": {"S": CONNECTION_PREFIX}},
+            ProjectionExpression="pk, sk, seat, expires_at",
+            ConsistentRead=True,  # a watcher who just connected must not be missed
+        )
+        for item in items:
+            watcher = Watcher.from_item(dict(item))
+            expires_at = float(item.get("expires_at", {}).get("N", "0"))
+            if watcher is not None and not (expires_at and expires_at < now):
+                found.append(watcher)
+        return found
+
+    # ------------------------------------------------------------------ websockets per address
+    # One counter item per source address (app/store/dynamo/keys.py ``address_key``): a
+    # connect adds one only if the count is below the cap (one conditional UpdateItem, so two
+    # connects racing for the last place cannot both get it), a disconnect takes one away.
+    # The item expires with the connections' TTL, refreshed at every connect, so counts left
+    # behind by ``$disconnect`` events that never came (API Gateway does not promise them)
+    # heal within 2 hours.
+
+    def reserve(self, address: str, cap: int) -> bool:
+        """Count one more websocket from ``address``, unless it has ``cap`` open already."""
+        from botocore.exceptions import ClientError  # noqa: PLC0415
+
+        expires = int(self._clock()) + CONNECTION_TTL_SECONDS
+        try:
+            self.client.update_item(
                 TableName=self.table_name,
-                KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
+                Key=address_key(address),
+                UpdateExpression="ADD #open :one SET expires_at = :expires",
+                ConditionExpression="attribute_not_exists(#open) OR #open < :cap",
+                ExpressionAttributeNames={"#open": "open"},
                 ExpressionAttributeValues={
-                    ":pk": {"S": pk},
-                    ":prefix": {"S": CONNECTION_PREFIX},
+                    ":one": {"N": "1"},
+                    ":cap": {"N": str(cap)},
+                    ":expires": {"N": str(expires)},
                 },
-                ProjectionExpression="pk, sk, seat, expires_at",
-                ConsistentRead=True,  # a watcher who just connected must not be missed
-                **kwargs,
             )
-            for item in page.get("Items", []):
-                watcher = Watcher.from_item(dict(item))
-                expires_at = float(item.get("expires_at", {}).get("N", "0"))
-                if watcher is not None and not (expires_at and expires_at < now):
-                    found.append(watcher)
-            start = page.get("LastEvaluatedKey")
-            if not start:
-                return found
-            kwargs["ExclusiveStartKey"] = start
+        except ClientError as err:
+            if err.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def release(self, address: str) -> None:
+        """Count one websocket from ``address`` fewer (never below zero)."""
+        from botocore.exceptions import ClientError  # noqa: PLC0415
+
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key=address_key(address),
+                UpdateExpression="ADD #open :minus",
+                ConditionExpression="#open > :zero",
+                ExpressionAttributeNames={"#open": "open"},
+                ExpressionAttributeValues={":minus": {"N": "-1"}, ":zero": {"N": "0"}},
+            )
+        except ClientError as err:  # already at zero (the item expired meanwhile): nothing to do
+            if err.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                raise

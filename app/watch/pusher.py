@@ -40,7 +40,6 @@ state again.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -53,7 +52,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from app.service.responses import current_state
 from app.service.seats import seated
 from app.store.base import GameDoc, RoundSnapshot
-from app.store.dynamo import ROUND_PREFIX, STATE_SK
+from app.store.dynamo.stream import ended_round, state_doc
 from app.watch.connections import Connections, Watcher
 from app.watch.messages import (
     envelope,
@@ -180,22 +179,6 @@ class _Messages:
         return self._by_viewer[nickname]
 
 
-def _doc(image: Mapping[str, Any] | None) -> GameDoc | None:
-    if not image or image.get("sk", {}).get("S") != STATE_SK or "doc" not in image:
-        return None
-    return GameDoc.from_dict(json.loads(image["doc"]["S"]))
-
-
-def _round(image: Mapping[str, Any]) -> RoundSnapshot | None:
-    pk, sk = image.get("pk", {}).get("S", ""), image.get("sk", {}).get("S", "")
-    if not sk.startswith(ROUND_PREFIX) or "data" not in image:
-        return None
-    data = json.loads(image["data"]["S"])
-    last_modified = float(image.get("last_modified", {}).get("N", "0"))
-    game_uuid = pk.removeprefix("GAME#")
-    return RoundSnapshot(game_uuid, int(data["round_number"]), data, last_modified)
-
-
 def read_records(records: Iterable[Mapping[str, Any]]) -> Batch:
     """Each changed game's versions and ended rounds, and the watchers that connected, in a
     batch of DynamoDB stream records (anything else is ignored; a record repeated by a retry
@@ -208,15 +191,15 @@ def read_records(records: Iterable[Mapping[str, Any]]) -> Batch:
         event_name = record.get("eventName")
         if not image or event_name not in ("INSERT", "MODIFY"):
             continue
-        doc = _doc(image)
+        doc = state_doc(image)
         if doc is not None:
             batch = games.setdefault(doc.game_uuid, GameBatch([], []))
             if all(c.doc.version != doc.version for c in batch.changes):
-                batch.changes.append(StateChange(doc, _doc(stream.get("OldImage"))))
+                batch.changes.append(StateChange(doc, state_doc(stream.get("OldImage"))))
             continue
         if event_name != "INSERT":
             continue
-        snapshot = _round(image)
+        snapshot = ended_round(image)
         if snapshot is not None:
             batch = games.setdefault(snapshot.game_uuid, GameBatch([], []))
             if all(r.round_number != snapshot.round_number for r in batch.rounds):

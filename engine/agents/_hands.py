@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.facts import N_BETS, N_COLOURS, N_VALUES
+from engine.facts import COLOUR_MASKS, N_BETS, N_VALUES
 from engine.observation import Observation
-from engine.sets import SETS, SetKind
+from engine.sets import FIRST_FLUSH, FIRST_STRAIGHT_FLUSH, SETS, SetKind
 
 
 def hand_mask(obs: Observation) -> int:
@@ -37,9 +37,6 @@ def most_probable(p: tuple[float, ...], low: int) -> int:
 
 
 _POP4: Final = tuple(i.bit_count() for i in range(16))
-_COLOUR_MASKS: Final = tuple(
-    sum(1 << (v * N_COLOURS + c) for v in range(N_VALUES)) for c in range(N_COLOURS)
-)
 
 
 def _bit_table() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
@@ -85,10 +82,8 @@ def _bit_table() -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[in
 
 
 _AT_LEAST: Final = tuple(tuple(int(c >= n) for c in range(5)) for n in range(4))
-_FLUSH_FIRST: Final = 66
-_STRAIGHT_FLUSH_FIRST: Final = 76
 _STRAIGHT_FLUSHES: Final = tuple(
-    (1 << s.action_id, s.required_mask, s.colour) for s in SETS[_STRAIGHT_FLUSH_FIRST:]
+    (1 << s.action_id, s.required_mask, s.colour) for s in SETS[FIRST_STRAIGHT_FLUSH:]
 )
 _TABLES: list[tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]] = []
 
@@ -127,9 +122,9 @@ def existence_bits(mask: int) -> int:
     )
     if mask.bit_count() < 5:
         return bits
-    for colour, colour_mask in enumerate(_COLOUR_MASKS):
+    for colour, colour_mask in enumerate(COLOUR_MASKS):
         if (mask & colour_mask).bit_count() >= 5:
-            bits |= 1 << (_FLUSH_FIRST + colour)
+            bits |= 1 << (FIRST_FLUSH + colour)
             for bit, required, sf_colour in _STRAIGHT_FLUSHES:
                 if sf_colour == colour and mask & required == required:
                     bits |= bit

@@ -13,7 +13,7 @@ from moto import mock_aws
 
 from app.config.settings import get_settings
 from app.entrypoints import http as lambda_handler
-from app.store.dynamo import DynamoStore
+from app.store.dynamo.store import DynamoStore
 from tests.support.api import next_action
 from tests.support.apigw import invoke
 from tests.support.dynamo import fake_aws_env, serialised_moto_dynamodb

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from app.store.dynamo import keys
 from tests.infra.helpers import (
     as_list,
     function_with_handler,
@@ -88,7 +89,7 @@ def test_the_scheduler_is_fed_only_live_items_with_something_due_and_reports_fai
         {
             "eventName": ["INSERT", "MODIFY"],
             "dynamodb": {
-                "Keys": {"sk": {"S": ["STATE"]}},
+                "Keys": {"sk": {"S": [keys.STATE_SK]}},  # the app's key (infra imports no app)
                 "NewImage": {"due_at": {"N": [{"exists": True}]}},
             },
         }

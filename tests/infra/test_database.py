@@ -76,7 +76,7 @@ def test_the_indexes_list_public_games_by_last_change_and_due_games_by_due_time(
 def test_the_stacks_table_has_exactly_the_keys_and_indexes_the_store_creates_locally(
     templates: Mapping[str, Template], env: str
 ) -> None:
-    from app.store.dynamo import create_table
+    from app.store.dynamo.store import create_table
 
     class Recorder:
         """Takes create_table's request, then stops it (no waiting for a table)."""

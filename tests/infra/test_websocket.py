@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from app.store.dynamo import keys
 from tests.infra.helpers import (
     api_of_protocol,
     as_list,
@@ -123,18 +124,23 @@ def test_the_pusher_is_fed_only_game_states_ended_rounds_and_new_game_watchers(
     assert properties["BisectBatchOnFunctionError"] is True
     assert properties["MaximumRetryAttempts"] >= 1
     patterns = [json.loads(f["Pattern"]) for f in properties["FilterCriteria"]["Filters"]]
+    # The filters spell the app's keys (app/store/dynamo/keys.py): infra imports no app code.
+    game = {"prefix": keys.GAME_PREFIX}
     assert patterns == [
-        {"eventName": ["INSERT", "MODIFY"], "dynamodb": {"Keys": {"sk": {"S": ["STATE"]}}}},
+        {
+            "eventName": ["INSERT", "MODIFY"],
+            "dynamodb": {"Keys": {"sk": {"S": [keys.STATE_SK]}}},
+        },
         {
             "eventName": ["INSERT"],
             "dynamodb": {
-                "Keys": {"pk": {"S": [{"prefix": "GAME#"}]}, "sk": {"S": [{"prefix": "ROUND#"}]}}
+                "Keys": {"pk": {"S": [game]}, "sk": {"S": [{"prefix": keys.ROUND_PREFIX}]}}
             },
         },
         {
             "eventName": ["INSERT"],
             "dynamodb": {
-                "Keys": {"pk": {"S": [{"prefix": "GAME#"}]}, "sk": {"S": [{"prefix": "CONN#"}]}}
+                "Keys": {"pk": {"S": [game]}, "sk": {"S": [{"prefix": keys.CONNECTION_PREFIX}]}}
             },
         },
     ]

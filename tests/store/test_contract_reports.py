@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from app.store.base import GameStore, Report
-from app.store.dynamo import DynamoStore
+from app.store.dynamo.store import DynamoStore
 from app.store.sqlite import SqliteStore
 from tests.store.games import new_doc, next_doc, running_game
 

@@ -11,7 +11,8 @@ import pytest
 from botocore.exceptions import ClientError
 
 from app.store.base import Conflict, GameDoc, RoundSnapshot
-from app.store.dynamo import DUE_INDEX, PUBLIC_INDEX, DynamoStore, create_table
+from app.store.dynamo.keys import DUE_INDEX, PUBLIC_INDEX
+from app.store.dynamo.store import DynamoStore, create_table
 from tests.store.games import for_game, lobby_game, new_doc, next_doc, play_rounds, running_game
 from tests.support.dynamo import DynamoTable, moto_dynamo_table, server_dynamo_table
 

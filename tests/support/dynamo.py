@@ -38,7 +38,7 @@ from unittest.mock import patch
 import boto3
 from botocore.exceptions import ClientError
 
-from app.store.dynamo import DynamoStore, create_table
+from app.store.dynamo.store import DynamoStore, create_table
 
 REGION = "eu-west-1"
 

@@ -46,13 +46,30 @@ import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import ClientError
 
 from app.config import aws
 from app.store.base import Conflict, DueGame, GameDoc, PublicGame, Report, RoundSnapshot
+from app.store.dynamo.keys import (
+    COUNTER_KEY,
+    DUE,
+    DUE_INDEX,
+    LISTED,
+    MAX_ROUND,
+    PUBLIC_INDEX,
+    REPORT_PK,
+    ROUND_PREFIX,
+    TTL_ATTRIBUTE,
+    create_key,
+    game_pk,
+    report_sk,
+    round_key,
+    state_key,
+)
+from app.store.dynamo.paging import query_all
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -63,19 +80,8 @@ if TYPE_CHECKING:
 
     Item = dict[str, AttributeValueTypeDef]
 
-PUBLIC_INDEX: Final = "public-games"
-DUE_INDEX: Final = "due-games"
-DUE: Final = "DUE"
-TTL_ATTRIBUTE: Final = "expires_at"
-LISTED: Final = "PUBLIC"
-STATE_SK: Final = "STATE"
-ROUND_PREFIX: Final = "ROUND#"
-REPORT_PK: Final = "REPORT"
-COUNTER_KEY: Final = {"pk": {"S": "COUNTER"}, "sk": {"S": "ROOM"}}
 ROOM_WRAP: Final = 9999
 """Room numbers run 1..9999 and then start again (they are for display only)."""
-MAX_ROUND: Final = 9999
-"""The largest round number a 4-digit sort key holds (a game has a few dozen at most)."""
 MAX_SNAPSHOTS_PER_SAVE: Final = 99
 """A transaction holds at most 100 items: the state plus 99 rounds."""
 TRANSACTION_CONFLICT_ATTEMPTS: Final = 3
@@ -92,16 +98,6 @@ def _number(value: int | float) -> str:
             raise ValueError(f"DynamoDB cannot store the number {value!r}")
         return repr(value)
     return str(int(value))
-
-
-def _game_pk(game_uuid: str) -> str:
-    return f"GAME#{game_uuid}"
-
-
-def _round_sk(round_number: int) -> str:
-    if not 0 <= round_number <= MAX_ROUND:
-        raise ValueError(f"round number {round_number} is outside 0..{MAX_ROUND}")
-    return f"{ROUND_PREFIX}{round_number:04d}"
 
 
 def _snapshot(game_uuid: str, round_number: int, item: dict[str, Any]) -> RoundSnapshot:
@@ -217,6 +213,7 @@ def create_table(client: DynamoDBClient | Any, table_name: str) -> None:
 class DynamoStore:
     """Games in one DynamoDB table (see the module docstring for the layout).
 
+    ``clock`` is the service's clock, the one source of "now" (expiry is read against it).
     ``client`` is any boto3 DynamoDB client (it is then neither built nor closed here);
     otherwise one is built on first use from ``endpoint_url`` and ``region_name`` and the
     usual AWS credential chain. A boto3 client is thread-safe, so one store serves every
@@ -238,8 +235,11 @@ class DynamoStore:
         endpoint_url: str | None = None,
         region_name: str | None = None,
         client: Any | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.table_name = table_name
+        self.clock = clock
+        """What "now" is when an expired item is told apart (the service's clock)."""
         self.endpoint_url = endpoint_url
         self.region_name = region_name
         self._client: DynamoDBClient | None = client
@@ -294,8 +294,7 @@ class DynamoStore:
 
     def _state_item(self, doc: GameDoc) -> Item:
         item: Item = {
-            "pk": {"S": _game_pk(doc.game_uuid)},
-            "sk": {"S": STATE_SK},
+            **state_key(doc.game_uuid),
             "version": {"N": _number(doc.version)},
             "doc": {"S": _dumps(doc.to_dict())},
             "last_modified": {"N": _number(doc.last_modified)},
@@ -316,8 +315,7 @@ class DynamoStore:
     @staticmethod
     def _round_item(snapshot: RoundSnapshot, expires_at: int) -> Item:
         item: Item = {
-            "pk": {"S": _game_pk(snapshot.game_uuid)},
-            "sk": {"S": _round_sk(snapshot.round_number)},
+            **round_key(snapshot.game_uuid, snapshot.round_number),
             "round_number": {"N": _number(snapshot.round_number)},
             "data": {"S": _dumps(snapshot.data)},
             "last_modified": {"N": _number(float(snapshot.last_modified))},
@@ -344,7 +342,7 @@ class DynamoStore:
         self._count("GetItem")
         item = self.client.get_item(
             TableName=self.table_name,
-            Key={"pk": {"S": _game_pk(game_uuid)}, "sk": {"S": STATE_SK}},
+            Key=state_key(game_uuid),
             ConsistentRead=True,
             ProjectionExpression="#doc, expires_at",
             ExpressionAttributeNames={"#doc": "doc"},
@@ -353,7 +351,7 @@ class DynamoStore:
             return None
         # TTL deletes lazily (typically within days), so an expired game may still be there.
         expires_at = int(item.get(TTL_ATTRIBUTE, {}).get("N", "0"))
-        if expires_at and expires_at < time.time():
+        if expires_at and expires_at < self.clock():
             return None
         return GameDoc.from_dict(json.loads(item["doc"]["S"]))
 
@@ -426,7 +424,7 @@ class DynamoStore:
         self._count("GetItem")
         item = self.client.get_item(
             TableName=self.table_name,
-            Key={"pk": {"S": _game_pk(game_uuid)}, "sk": {"S": _round_sk(round_number)}},
+            Key=round_key(game_uuid, round_number),
             ConsistentRead=True,
             ProjectionExpression="#data, last_modified",
             ExpressionAttributeNames={"#data": "data"},
@@ -437,19 +435,13 @@ class DynamoStore:
 
     def _query_all(self, **query: Any) -> Iterator[Item]:
         """Every item a Query finds, page after page (``query_page_size`` items a page)."""
-        start: Item | None = None
-        while True:
-            kwargs: dict[str, Any] = {}
-            if start is not None:
-                kwargs["ExclusiveStartKey"] = start
-            if self.query_page_size is not None:
-                kwargs["Limit"] = self.query_page_size
-            self._count("Query")
-            page = self.client.query(TableName=self.table_name, **query, **kwargs)
-            yield from page.get("Items", [])
-            start = page.get("LastEvaluatedKey")
-            if not start:
-                return
+        return query_all(
+            self.client,
+            page_size=self.query_page_size,
+            counted=lambda: self._count("Query"),
+            TableName=self.table_name,
+            **query,
+        )
 
     def load_rounds(self, game_uuid: str) -> list[RoundSnapshot]:
         rounds = [
@@ -457,7 +449,7 @@ class DynamoStore:
             for item in self._query_all(
                 KeyConditionExpression="pk = :pk AND begins_with(sk, :prefix)",
                 ExpressionAttributeValues={
-                    ":pk": {"S": _game_pk(game_uuid)},
+                    ":pk": {"S": game_pk(game_uuid)},
                     ":prefix": {"S": ROUND_PREFIX},
                 },
                 ProjectionExpression="round_number, #data, last_modified",
@@ -555,7 +547,7 @@ class DynamoStore:
     def add_report(self, report: Report) -> None:
         item: Item = {
             "pk": {"S": REPORT_PK},
-            "sk": {"S": f"{report.game_uuid}#{report.reporter}#{report.nickname}"},
+            "sk": {"S": report_sk(report.game_uuid, report.reporter, report.nickname)},
             "game_uuid": {"S": report.game_uuid},
             "reporter": {"S": report.reporter},
             "nickname": {"S": report.nickname},
@@ -568,7 +560,7 @@ class DynamoStore:
     def list_reports(self, limit: int) -> list[Report]:
         # Every report is read (they are few), since the sort key orders them by game, not
         # by time; TTL deletes lazily, so the expired ones are dropped here.
-        now = time.time()
+        now = self.clock()
         reports: list[Report] = []
         query = self._query_all(
             KeyConditionExpression="pk = :pk", ExpressionAttributeValues={":pk": {"S": REPORT_PK}}
@@ -586,22 +578,18 @@ class DynamoStore:
         reports.sort(key=lambda r: (-r.reported_at, r.game_uuid, r.reporter, r.nickname))
         return reports[: max(limit, 0)]
 
-    @staticmethod
-    def _create_key(key_hash: str) -> Item:
-        return {"pk": {"S": f"CREATE#{key_hash}"}, "sk": {"S": "KEY"}}
-
     def find_create_key(self, key_hash: str) -> str | None:
         self._count("GetItem")
         item = self.client.get_item(
             TableName=self.table_name,
-            Key=self._create_key(key_hash),
+            Key=create_key(key_hash),
             ConsistentRead=True,
             ProjectionExpression="game_uuid",
         ).get("Item")
         return None if item is None else item["game_uuid"]["S"]
 
     def claim_create_key(self, key_hash: str, game_uuid: str, expires_at: int) -> str:
-        item: Item = {**self._create_key(key_hash), "game_uuid": {"S": game_uuid}}
+        item: Item = {**create_key(key_hash), "game_uuid": {"S": game_uuid}}
         if expires_at:
             item[TTL_ATTRIBUTE] = {"N": _number(expires_at)}
         self._count("PutItem")
