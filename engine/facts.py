@@ -11,8 +11,9 @@ Everything else in the project reads these names instead of repeating the number
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Final
 
 
@@ -132,3 +133,20 @@ def max_cards(n_players: int) -> int:
     if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
         raise ValueError(f"a game has {MIN_PLAYERS}..{MAX_PLAYERS} players, not {n_players}")
     return 11 if n_players == 2 else N_CARDS // n_players
+
+
+class Status(StrEnum):
+    """The three states of a game, spelled as the API spells them."""
+
+    NOT_STARTED = "Not started"
+    RUNNING = "Running"
+    FINISHED = "Finished"
+
+
+def next_in_play(cards: Sequence[int], seat: int) -> int:
+    """The next seat after ``seat`` whose player still holds cards (someone must)."""
+    n = len(cards)
+    seat = (seat + 1) % n
+    while not cards[seat]:
+        seat = (seat + 1) % n
+    return seat

@@ -19,8 +19,7 @@ True
 
 from __future__ import annotations
 
-from enum import StrEnum
-from typing import Any, Final, NamedTuple
+from typing import Any, Final
 
 from engine import errors
 from engine.dealing import SeedSource, commitment, deal_hands, random_seed, seating_order
@@ -35,129 +34,15 @@ from engine.facts import (
     N_CARDS,
     NICKNAME_PATTERN,
     Card,
+    Status,
     max_cards,
+    next_in_play,
 )
+from engine.records import Move, PlayerRow, RoundRecord
+from engine.serialise import GameParts, dump_game, parse_game
 from engine.sets import exists
 
-
-class Status(StrEnum):
-    """The three states of a game, spelled as the API spells them."""
-
-    NOT_STARTED = "Not started"
-    RUNNING = "Running"
-    FINISHED = "Finished"
-
-
-class Move(NamedTuple):
-    """One history entry: a bet (0..87), a check (88), or the lost-round event (89)."""
-
-    player: str
-    action_id: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "action_id": self.action_id}
-
-
-class PlayerRow(NamedTuple):
-    """A row of the player list: eliminated players keep theirs with 0 cards."""
-
-    nickname: str
-    n_cards: int
-    ai_agent: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        row: dict[str, Any] = {"nickname": self.nickname, "n_cards": self.n_cards}
-        if self.ai_agent is not None:
-            row["ai_agent"] = self.ai_agent
-        return row
-
-
-def _hand_dicts(nicknames: tuple[str, ...] | list[str], hands: list[tuple[int, ...]]) -> list[Any]:
-    return [
-        {"nickname": nick, "hand": [DECK[i].to_dict() for i in hand]}
-        for nick, hand in zip(nicknames, hands, strict=True)
-        if hand
-    ]
-
-
-class RoundRecord(NamedTuple):
-    """A round as it ended: who held what, what was said, who lost, and the seed.
-
-    Everything in it is public once the round is over, so a record can be shown to any
-    viewer and stored as it is. It is built cheaply when the round ends (a named tuple that
-    keeps the round's own lists, which the game replaces for the next round) and converted
-    on demand. Treat it as immutable.
-    """
-
-    number: int
-    nicknames: tuple[str, ...]
-    n_cards: tuple[int, ...]
-    ai_agents: tuple[str | None, ...]
-    hand_indices: list[tuple[int, ...]]
-    seats_history: list[tuple[int, int]]
-    seed: bytes
-    loser_seat: int
-    max_cards: int
-    ended_game: bool
-
-    @property
-    def loser(self) -> str:
-        return self.nicknames[self.loser_seat]
-
-    @property
-    def players(self) -> tuple[PlayerRow, ...]:
-        return tuple(
-            PlayerRow(n, c, a)
-            for n, c, a in zip(self.nicknames, self.n_cards, self.ai_agents, strict=True)
-        )
-
-    @property
-    def hands(self) -> dict[str, tuple[Card, ...]]:
-        return {
-            nick: tuple(DECK[i] for i in hand)
-            for nick, hand in zip(self.nicknames, self.hand_indices, strict=True)
-            if hand
-        }
-
-    @property
-    def history(self) -> tuple[Move, ...]:
-        return tuple(Move(self.nicknames[s], a) for s, a in self.seats_history)
-
-    @property
-    def forfeited(self) -> bool:
-        """Whether the round ended because its loser forfeited (see :meth:`Game.forfeit`)."""
-        return len(self.seats_history) < 2 or self.seats_history[-2][1] != CHECK
-
-    @property
-    def checked_bet(self) -> int | None:
-        """The bet that was checked (the entry before the check); None after a forfeit."""
-        return None if self.forfeited else self.seats_history[-3][1]
-
-    @property
-    def commitment(self) -> str:
-        return commitment(self.seed)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The round as the API shows a finished round: every hand, the seed, no secret."""
-        return {
-            "status": Status.FINISHED.value if self.ended_game else Status.RUNNING.value,
-            "round_number": self.number,
-            "max_cards": self.max_cards,
-            "players": [p.to_dict() for p in self.players],
-            "hands": _hand_dicts(self.nicknames, self.hand_indices),
-            "cp_nickname": None,
-            "history": [m.to_dict() for m in self.history],
-            "commitment": self.commitment,
-            "seed": self.seed.hex(),
-            "loser": self.loser,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RoundRecord:
-        """Rebuild a record from :meth:`to_dict`, checking it against its own seed."""
-        from engine.serialise import round_record_from_dict  # noqa: PLC0415 (cycle)
-
-        return round_record_from_dict(data)
+__all__ = ["Game", "Move", "PlayerRow", "RoundRecord", "Status"]
 
 
 _NO_HANDS: Final[list[tuple[int, ...]]] = []
@@ -305,6 +190,22 @@ class Game:
         if seat >= len(self._hands):
             return ()
         return tuple(DECK[i] for i in self._hands[seat])
+
+    def hand_indices(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds in the current round, as sorted deck indices (value * 4 +
+        colour): the cheap form the agents read (empty outside a round)."""
+        hands = self._hands
+        return hands[seat] if seat < len(hands) else ()
+
+    @property
+    def card_counts(self) -> tuple[int, ...]:
+        """Cards each seat holds this round (0 for a player who is out)."""
+        return tuple(self._cards)
+
+    @property
+    def seats_history(self) -> list[tuple[int, int]]:
+        """The current round's moves as (seat, action id) pairs (a copy)."""
+        return list(self._history)
 
     def is_player(self, nickname: str) -> bool:
         return nickname in self.nicknames
@@ -537,17 +438,9 @@ class Game:
         self._min_bet = 0
         self._current = first_seat
 
-    def _next_active(self, seat: int) -> int:
-        """The next seat after ``seat`` whose player is still in the game."""
-        cards = self._cards
-        n = len(cards)
-        seat = (seat + 1) % n
-        while not cards[seat]:
-            seat = (seat + 1) % n
-        return seat
-
     def _rebuild_next(self) -> None:
-        self._next = [self._next_active(seat) for seat in range(len(self._cards))]
+        cards = self._cards
+        self._next = [next_in_play(cards, seat) for seat in range(len(cards))]
 
     # ------------------------------------------------------------------ playing
 
@@ -643,7 +536,7 @@ class Game:
             self.status = Status.FINISHED
         else:
             if not self._cards[first]:
-                first = self._next_active(first)
+                first = next_in_play(self._cards, first)
             self._begin_round(first, self._seed_source())
         return record
 
@@ -675,24 +568,57 @@ class Game:
 
     # ------------------------------------------------------------------ views and storage
 
-    def view_for(self, viewer: str | None = None) -> dict[str, Any]:
-        """What ``viewer`` (a nickname, or None for an observer) may see right now."""
-        from engine.views import view_for  # noqa: PLC0415 (views import this module)
+    def parts(self) -> GameParts:
+        """Everything this game is, as plain values (secrets included: for storage)."""
+        return GameParts(
+            self.status,
+            self.admin,
+            self.public,
+            self.max_cards,
+            self.round_number,
+            list(self.nicknames),
+            list(self.ai_agents),
+            list(self._cards),
+            list(self._hands),
+            self._mask,
+            self._seed,
+            list(self._history),
+            self._current,
+            list(self.ready),
+            self.auto_start,
+            self.chosen_max_cards,
+        )
 
-        return view_for(self, viewer)
+    @classmethod
+    def restore(cls, parts: GameParts, seed_source: SeedSource | None = None) -> Game:
+        """The game ``parts`` describe (checked already: see engine.serialise.parse_game)."""
+        game = cls(seed_source)
+        game.status, game.admin, game.public = parts.status, parts.admin, parts.public
+        game.max_cards, game.round_number = parts.max_cards, parts.round_number
+        game.nicknames, game.ai_agents = list(parts.nicknames), list(parts.ai_agents)
+        game.ready, game.auto_start = list(parts.ready), parts.auto_start
+        game.chosen_max_cards = parts.chosen_max_cards
+        game._cards = list(parts.cards)
+        if parts.status is Status.NOT_STARTED:
+            return game
+        game._seed, game._hands, game._mask = parts.seed, list(parts.hands), parts.mask
+        game._history = list(parts.history)
+        game._n_active = sum(1 for c in game._cards if c)
+        if game._n_active:
+            game._rebuild_next()
+        if parts.status is Status.RUNNING:
+            game._current = parts.current
+            game._min_bet = game._history[-1][1] + 1 if game._history else 0
+        return game
 
     def to_dict(self) -> dict[str, Any]:
         """The whole state as a JSON-ready dict, secrets included: for stores only."""
-        from engine.serialise import game_to_dict  # noqa: PLC0415
-
-        return game_to_dict(self)
+        return dump_game(self.parts())
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], seed_source: SeedSource | None = None) -> Game:
         """Rebuild a game from :meth:`to_dict`, refusing an impossible state."""
-        from engine.serialise import game_from_dict  # noqa: PLC0415
-
-        return game_from_dict(data, seed_source)
+        return cls.restore(parse_game(data), seed_source)
 
     def __repr__(self) -> str:
         return (

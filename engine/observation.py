@@ -8,7 +8,7 @@ moves, and the finished rounds the agent was told about.
 
 from __future__ import annotations
 
-from engine.facts import CHECK, DECK, N_BETS, Card
+from engine.facts import DECK, Card
 from engine.game import Game, Move
 
 
@@ -31,22 +31,22 @@ class Observation:
 
     @property
     def hand(self) -> tuple[Card, ...]:
-        return tuple(DECK[i] for i in self._game._hands[self.seat])
+        return tuple(DECK[i] for i in self._game.hand_indices(self.seat))
 
     @property
     def hand_indices(self) -> tuple[int, ...]:
         """My cards as deck indices (value * 4 + colour), sorted."""
-        return self._game._hands[self.seat]
+        return self._game.hand_indices(self.seat)
 
     @property
     def n_cards(self) -> tuple[int, ...]:
         """Cards held by each seat this round (0 for an eliminated player)."""
-        return tuple(self._game._cards)
+        return self._game.card_counts
 
     @property
     def total_cards(self) -> int:
         """All cards in play this round, mine included."""
-        return sum(self._game._cards)
+        return sum(self._game.card_counts)
 
     @property
     def max_cards(self) -> int:
@@ -63,25 +63,21 @@ class Observation:
     @property
     def seat_history(self) -> list[tuple[int, int]]:
         """The round's moves as (seat, action_id) pairs (a copy)."""
-        return list(self._game._history)
+        return self._game.seats_history
 
     @property
     def min_bet(self) -> int:
         """The lowest legal bet; 88 when only a check is left."""
-        return self._game._min_bet
+        return self._game.min_bet
 
     @property
     def last_bet(self) -> int | None:
-        m = self._game._min_bet
-        return m - 1 if m else None
+        return self._game.last_bet
 
     @property
     def can_check(self) -> bool:
-        return self._game._min_bet > 0
+        return self._game.min_bet > 0
 
     @property
     def legal_actions(self) -> list[int]:
-        actions = list(range(self._game._min_bet, N_BETS))
-        if self._game._min_bet:
-            actions.append(CHECK)
-        return actions
+        return self._game.legal_actions()

@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import errors
-from engine.game import Game, Status
+from engine.facts import Status
+from engine.game import Game
 
 
 def _hand_entry(nickname: str, game: Game) -> dict[str, Any] | None:

@@ -51,7 +51,7 @@ class Reading(UseCases):
         snapshot of a finished round (``round_param``: blank or -1 for the current one)."""
         doc, viewer = self.viewer(game_uuid, player_uuid)
         wanted = parse.round_number(round_param)
-        current = int(doc.state["round_number"])
+        current = doc.facts.round_number
         if wanted is not None and wanted > current:
             raise rules.RoundNotReached
         finished = doc.status == Status.FINISHED.value

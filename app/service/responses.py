@@ -11,6 +11,7 @@ from typing import Any
 from app.service.social import rename_in_round, shown_reactions
 from app.store.base import GameDoc, PublicGame, RoundSnapshot
 from engine.game import Game
+from engine.views import view_for
 
 Body = dict[str, Any]
 
@@ -56,7 +57,7 @@ def current_state(doc: GameDoc, viewer: str | None) -> Body:
 
     ``viewer`` is the name the game calls the player *now*: watchers find it from their
     seat at every change (app/service/seats.py), never from the name they connected under."""
-    return state_body(doc, Game.from_dict(doc.state).view_for(viewer))
+    return state_body(doc, view_for(Game.from_dict(doc.state), viewer))
 
 
 def snapshot_body(doc: GameDoc, round_: RoundSnapshot) -> Body:
@@ -64,10 +65,11 @@ def snapshot_body(doc: GameDoc, round_: RoundSnapshot) -> Body:
     the history ending with the 89 event, and the round's seed. Its ``last_modified`` is the
     snapshot's own: older than the state after the round, newer than the state before."""
     snapshot = rename_in_round(round_.data, doc.social.get("hidden", {}))
+    facts = doc.facts
     return {
         "game_uuid": doc.game_uuid,
-        "admin_nickname": doc.state.get("admin"),
-        "public": _flag(doc.state.get("public")),
+        "admin_nickname": facts.admin,
+        "public": _flag(facts.public),
         "status": snapshot["status"],
         "round_number": snapshot["round_number"],
         "max_cards": snapshot["max_cards"],
@@ -96,16 +98,16 @@ def list_entry(game: PublicGame) -> Body:
 
 
 def record_body(doc: GameDoc, rounds: list[dict[str, Any]]) -> Body:
-    state = doc.state
-    winner = next((p["nickname"] for p in state["players"] if p["n_cards"]), None)
+    facts = doc.facts
     return {
         "game_uuid": doc.game_uuid,
         "room": doc.room,
-        "status": state["status"],
-        "max_cards": state["max_cards"],
+        "status": facts.status.value,
+        "max_cards": facts.max_cards,
         "players": [
-            {k: v for k, v in p.items() if k in ("nickname", "ai_agent")} for p in state["players"]
+            {"nickname": nickname} if agent is None else {"nickname": nickname, "ai_agent": agent}
+            for nickname, agent in zip(facts.nicknames, facts.ai_agents, strict=True)
         ],
-        "winner": winner,
+        "winner": facts.winner,
         "rounds": [rename_in_round(r, doc.social.get("hidden", {})) for r in rounds],
     }

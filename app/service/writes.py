@@ -44,6 +44,7 @@ from app.service.responses import snapshot_body, state_body
 from app.store.base import Conflict, GameDoc, RoundSnapshot, Store
 from engine.dealing import SeedSource
 from engine.game import Game, RoundRecord
+from engine.views import view_for
 
 log = logging.getLogger("blef.service")
 
@@ -104,7 +105,7 @@ def unchanged(text: str) -> Outcome:
 
 def state_of(game: Game, nickname: str) -> Reply:
     """The state ``nickname`` sees right after the change, as saved."""
-    return lambda doc, _snapshots: state_body(doc, game.view_for(nickname))
+    return lambda doc, _snapshots: state_body(doc, view_for(game, nickname))
 
 
 def ended_round(doc: GameDoc, snapshots: Sequence[RoundSnapshot]) -> Body:

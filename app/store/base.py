@@ -15,6 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from engine.facts import Status
+from engine.serialise import StoredGame, summary
+
 
 class Conflict(Exception):
     """The game changed (or was created) since it was read; nothing was written."""
@@ -46,21 +49,27 @@ class GameDoc:
     social: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def facts(self) -> StoredGame:
+        """The public facts of the stored game, as the engine reads its own format."""
+        return summary(self.state)
+
+    @property
     def public(self) -> bool:
-        return bool(self.state.get("public"))
+        return self.facts.public
 
     @property
     def status(self) -> str:
-        return str(self.state.get("status"))
+        return self.facts.status.value
 
     @property
     def listed(self) -> bool:
         """Whether the game belongs in the public list: public, and still in the lobby."""
-        return self.public and self.status == "Not started"
+        facts = self.facts
+        return facts.public and facts.status is Status.NOT_STARTED
 
     @property
     def nicknames(self) -> list[str]:
-        return [p["nickname"] for p in self.state.get("players", [])]
+        return list(self.facts.nicknames)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -60,6 +60,7 @@ from app.watch.messages import (
     snapshot_message,
     state_message,
 )
+from engine.facts import Status
 
 log = logging.getLogger("blef.watch")
 
@@ -148,8 +149,8 @@ class GameBatch:
 
 
 def _past(doc: GameDoc, snapshot: RoundSnapshot) -> bool:
-    round_number = int(doc.state.get("round_number") or 0)
-    return round_number > snapshot.round_number or doc.status == "Finished"
+    facts = doc.facts
+    return facts.round_number > snapshot.round_number or facts.status is Status.FINISHED
 
 
 @dataclass(slots=True)

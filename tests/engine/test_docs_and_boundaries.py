@@ -11,6 +11,7 @@ import ast
 import doctest
 import importlib
 import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -85,8 +86,8 @@ def test_no_engine_file_imports_the_service_or_a_framework(path: Path) -> None:
 
 
 def test_the_import_check_sees_the_imports_it_looks_for() -> None:
-    sample = ENGINE_DIR / "game.py"
-    assert {"engine", "enum", "typing"} <= imported_roots(sample)
+    assert {"engine", "typing"} <= imported_roots(ENGINE_DIR / "game.py")
+    assert {"enum", "re", "typing"} <= imported_roots(ENGINE_DIR / "facts.py")
 
 
 def test_importing_the_whole_engine_loads_no_service_or_framework_module() -> None:
@@ -103,3 +104,36 @@ def test_importing_the_whole_engine_loads_no_service_or_framework_module() -> No
     loaded = set(out.stdout.split())
     assert "engine" in loaded
     assert not loaded & FORBIDDEN
+
+
+def test_no_engine_module_imports_one_that_imports_it_back() -> None:
+    """The engine's modules form no circle, not even through an import inside a function:
+    facts, then the format (serialise), the records, the views, the game, the agents."""
+    import grimp
+
+    graph = grimp.build_graph("engine")
+    circles = [
+        (a, b)
+        for a in sorted(graph.modules)
+        for b in sorted(graph.find_modules_directly_imported_by(a))
+        if graph.chain_exists(importer=b, imported=a)
+    ]
+    assert circles == []
+
+
+def test_no_engine_module_reads_another_ones_private_attributes() -> None:
+    """Only a class touches its own private fields (``self._x``, or ``game._x`` inside Game):
+    other modules use the public reads and the restore hook."""
+    private = re.compile(r"\b(?!self\b|cls\b|game\b)[a-z_]+\._[a-z]\w*")
+    found = [
+        f"{path.name}:{n}: {line.strip()}"
+        for path in engine_files()
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if private.search(line) and "import" not in line
+    ]
+    found += [
+        f"{path.name}: game._"
+        for path in engine_files()
+        if path.name != "game.py" and "game._" in path.read_text()
+    ]
+    assert found == []

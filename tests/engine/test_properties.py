@@ -22,6 +22,7 @@ from engine.dealing import commitment, replay_seeds, seed_sequence
 from engine.facts import CHECK, LOST_ROUND, max_cards
 from engine.game import Game, RoundRecord, Status
 from engine.play import play_game
+from engine.views import view_for
 from tests.engine.builders import NAMES, VIEW_KEYS
 from tests.engine.reference import set_exists
 
@@ -180,7 +181,7 @@ def assert_no_leak(game: Game) -> None:
     seed = game._seed  # the secret under test
     assert seed is not None
     for viewer in (None, *game.nicknames):
-        view = game.view_for(viewer)
+        view = view_for(game, viewer)
         text = json.dumps(view)
         assert view.get("you") == viewer  # a player is told who they are, nobody else is
         extra = set(view) - VIEW_KEYS - {"you"}

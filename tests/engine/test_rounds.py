@@ -14,6 +14,7 @@ from engine import errors
 from engine.dealing import commitment, deal_hands, seed_sequence
 from engine.facts import CHECK, LOST_ROUND
 from engine.game import Game, Move, RoundRecord, Status
+from engine.views import view_for
 from tests.engine.builders import (
     NAMES,
     bet_that_does_not_exist,
@@ -282,7 +283,7 @@ def test_a_finished_game_keeps_its_final_round() -> None:
     assert game.commitment == final_commitment
     assert game.revealed_seed == record.seed
     assert game.current_player is None
-    view = game.view_for(None)
+    view = view_for(game, None)
     assert {h["nickname"]: len(h["hand"]) for h in view["hands"]} == {ALICE: 11, BOB: 1}
     assert view["seed"] == record.seed.hex()
     assert view["winner"] == BOB

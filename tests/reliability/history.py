@@ -21,6 +21,7 @@ from benchmarks.load import check_rounds, choose
 from engine.errors import BlefError
 from engine.facts import MAX_PLAYERS
 from engine.game import Game, Status
+from engine.views import view_for
 
 T = TypeVar("T")
 
@@ -79,7 +80,7 @@ def check_stored_game(store: GameStore, game_uuid: str) -> GameDoc:
     rounds = [s.data for s in snapshots]
     current = None
     if doc.status == Status.RUNNING.value:
-        current = {**game.view_for(None), "round_number": game.round_number}
+        current = {**view_for(game, None), "round_number": game.round_number}
     problems = check_rounds(rounds, current)
     assert not problems, problems
     return doc
