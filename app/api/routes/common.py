@@ -30,6 +30,10 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
     return {s: {"model": ErrorBody, "description": _DESCRIPTIONS[s]} for s in sorted(statuses)}
 
 
+Body = dict[str, Any]
+"""What a route returns for FastAPI to check against its ``response_model`` and send."""
+
+
 def reply(body: Any, status: int = 200) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 

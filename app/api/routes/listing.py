@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Query, Response
 
 from app.api.deps import ServiceDep
-from app.api.routes.common import errors, reply
+from app.api.routes.common import Body, errors
 from app.api.schemas import PublicGameEntry
 
 router = APIRouter()
@@ -16,13 +15,14 @@ router = APIRouter()
 
 @router.get(
     "/games",
-    response_model=None,
-    responses={200: {"model": list[PublicGameEntry]}, **errors(400)},
+    response_model=list[PublicGameEntry],
+    responses=errors(400),
     tags=["lobby"],
     summary="Public games waiting for players, changed in the last 30 minutes",
 )
 def list_games(
     service: ServiceDep,
+    response: Response,
     limit: Annotated[
         int | None,
         Query(
@@ -40,12 +40,11 @@ def list_games(
             " sent back as is",
         ),
     ] = None,
-) -> JSONResponse:
+) -> list[Body]:
     games, following = service.list_public_page(limit, cursor)
-    response = reply(games)
     if following is not None:
         response.headers["X-Next-Cursor"] = following
-    return response
+    return games
 
 
 @router.get("/health", tags=["service"], summary="Liveness check")

@@ -6,10 +6,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
 
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
-from app.api.routes.common import credential, errors, reply
+from app.api.routes.common import Body, credential, errors
 from app.api.schemas import (
     CreatedGame,
     InviteRequest,
@@ -30,65 +29,65 @@ AdminQuery = Annotated[
 
 @router.get(
     "/games/create",
-    response_model=None,
-    responses={200: {"model": CreatedGame}, **errors(409)},
+    response_model=CreatedGame,
+    responses=errors(409),
     summary="Create a game",
 )
-def create_game(service: ServiceDep) -> JSONResponse:
-    return reply(service.create_game())
+def create_game(service: ServiceDep) -> Body:
+    return service.create_game()
 
 
 @router.post(
     "/games/create",
-    response_model=None,
-    responses={200: {"model": CreatedGame}, **errors(400, 409, 410, 413)},
+    response_model=CreatedGame,
+    responses=errors(400, 409, 410, 413),
     summary="Create a game (POST form; retry-safe with Idempotency-Key)",
 )
-def create_game_post(service: ServiceDep, key: IdempotencyKeyDep) -> JSONResponse:
-    return reply(service.create_game(idempotency_key=key))
+def create_game_post(service: ServiceDep, key: IdempotencyKeyDep) -> Body:
+    return service.create_game(idempotency_key=key)
 
 
 @router.get(
     "/games/{game_uuid}/join",
-    response_model=None,
-    responses={200: {"model": JoinedPlayer}, **errors(400, 403, 409)},
+    response_model=JoinedPlayer,
+    responses=errors(400, 403, 409),
     summary="Join a game with a nickname",
 )
 def join(
     game_uuid: str, service: ServiceDep, nickname: Annotated[str | None, Query()] = None
-) -> JSONResponse:
-    return reply(service.join(game_uuid, nickname))
+) -> Body:
+    return service.join(game_uuid, nickname)
 
 
 @router.post(
     "/games/{game_uuid}/join",
-    response_model=None,
-    responses={200: {"model": JoinedPlayer}, **errors(400, 403, 409, 413, 422)},
+    response_model=JoinedPlayer,
+    responses=errors(400, 403, 409, 413, 422),
     summary="Join a game (POST form)",
 )
 def join_post(
     game_uuid: str, body: JoinRequest, service: ServiceDep, key: IdempotencyKeyDep
-) -> JSONResponse:
-    return reply(service.join(game_uuid, _text("nickname", body.nickname), idempotency_key=key))
+) -> Body:
+    return service.join(game_uuid, _text("nickname", body.nickname), idempotency_key=key)
 
 
 @router.get(
     "/games/{game_uuid}/start",
-    response_model=None,
-    responses={202: {"model": Message}, **errors(400, 403, 409)},
+    response_model=Message,
+    responses=errors(400, 403, 409),
     status_code=202,
     summary="Start the game (admin only)",
 )
 def start(
     game_uuid: str, service: ServiceDep, bearer: BearerDep, admin_uuid: AdminQuery = None
-) -> JSONResponse:
-    return reply(service.start(game_uuid, credential(bearer, admin_uuid)), 202)
+) -> Body:
+    return service.start(game_uuid, credential(bearer, admin_uuid))
 
 
 @router.post(
     "/games/{game_uuid}/start",
-    response_model=None,
-    responses={202: {"model": Message}, **errors(400, 403, 409, 413, 422)},
+    response_model=Message,
+    responses=errors(400, 403, 409, 413, 422),
     status_code=202,
     summary="Start the game (POST form)",
 )
@@ -98,52 +97,73 @@ def start_post(
     bearer: BearerDep,
     key: IdempotencyKeyDep,
     admin_uuid: AdminQuery = None,
-) -> JSONResponse:
+) -> Body:
     admin = credential(bearer, admin_uuid)
-    return reply(service.start(game_uuid, admin, idempotency_key=key), 202)
+    return service.start(game_uuid, admin, idempotency_key=key)
 
 
-def _visibility(public: bool, post: bool) -> None:
-    word = "public" if public else "private"
-    path = f"/games/{{game_uuid}}/make-{word}"
-    statuses = (400, 403, 409, 413, 422) if post else (400, 403, 409)
-    responses = {200: {"model": Message}, **errors(*statuses)}
-    summary = f"Make the game {word} (admin only, before the start)"
-
-    if post:
-
-        @router.post(path, response_model=None, responses=responses, summary=summary + " (POST)")
-        def change_post(
-            game_uuid: str,
-            service: ServiceDep,
-            bearer: BearerDep,
-            key: IdempotencyKeyDep,
-            admin_uuid: AdminQuery = None,
-        ) -> JSONResponse:
-            admin = credential(bearer, admin_uuid)
-            return reply(service.set_public(game_uuid, admin, public, idempotency_key=key))
-
-        change_post.__name__ = f"make_{word}_post"
-    else:
-
-        @router.get(path, response_model=None, responses=responses, summary=summary)
-        def change(
-            game_uuid: str, service: ServiceDep, bearer: BearerDep, admin_uuid: AdminQuery = None
-        ) -> JSONResponse:
-            return reply(service.set_public(game_uuid, credential(bearer, admin_uuid), public))
-
-        change.__name__ = f"make_{word}"
+@router.get(
+    "/games/{game_uuid}/make-public",
+    response_model=Message,
+    responses=errors(400, 403, 409),
+    summary="Make the game public (admin only, before the start)",
+)
+def make_public(
+    game_uuid: str, service: ServiceDep, bearer: BearerDep, admin_uuid: AdminQuery = None
+) -> Body:
+    return service.set_public(game_uuid, credential(bearer, admin_uuid), True)
 
 
-for _public in (True, False):
-    for _post in (False, True):
-        _visibility(_public, _post)
+@router.post(
+    "/games/{game_uuid}/make-public",
+    response_model=Message,
+    responses=errors(400, 403, 409, 413, 422),
+    summary="Make the game public (admin only, before the start) (POST)",
+)
+def make_public_post(
+    game_uuid: str,
+    service: ServiceDep,
+    bearer: BearerDep,
+    key: IdempotencyKeyDep,
+    admin_uuid: AdminQuery = None,
+) -> Body:
+    admin = credential(bearer, admin_uuid)
+    return service.set_public(game_uuid, admin, True, idempotency_key=key)
+
+
+@router.get(
+    "/games/{game_uuid}/make-private",
+    response_model=Message,
+    responses=errors(400, 403, 409),
+    summary="Make the game private (admin only, before the start)",
+)
+def make_private(
+    game_uuid: str, service: ServiceDep, bearer: BearerDep, admin_uuid: AdminQuery = None
+) -> Body:
+    return service.set_public(game_uuid, credential(bearer, admin_uuid), False)
+
+
+@router.post(
+    "/games/{game_uuid}/make-private",
+    response_model=Message,
+    responses=errors(400, 403, 409, 413, 422),
+    summary="Make the game private (admin only, before the start) (POST)",
+)
+def make_private_post(
+    game_uuid: str,
+    service: ServiceDep,
+    bearer: BearerDep,
+    key: IdempotencyKeyDep,
+    admin_uuid: AdminQuery = None,
+) -> Body:
+    admin = credential(bearer, admin_uuid)
+    return service.set_public(game_uuid, admin, False, idempotency_key=key)
 
 
 @router.get(
     "/games/{game_uuid}/invite-aiagent",
-    response_model=None,
-    responses={200: {"model": Message}, **errors(400, 403, 409)},
+    response_model=Message,
+    responses=errors(400, 403, 409),
     summary="Seat a built-in AI player (admin only, before the start)",
 )
 def invite_ai(
@@ -152,14 +172,14 @@ def invite_ai(
     bearer: BearerDep,
     admin_uuid: AdminQuery = None,
     agent_name: Annotated[str | None, Query()] = None,
-) -> JSONResponse:
-    return reply(service.invite_ai(game_uuid, credential(bearer, admin_uuid), agent_name))
+) -> Body:
+    return service.invite_ai(game_uuid, credential(bearer, admin_uuid), agent_name)
 
 
 @router.post(
     "/games/{game_uuid}/invite-aiagent",
-    response_model=None,
-    responses={200: {"model": Message}, **errors(400, 403, 409, 413, 422)},
+    response_model=Message,
+    responses=errors(400, 403, 409, 413, 422),
     summary="Seat a built-in AI player (POST form)",
 )
 def invite_ai_post(
@@ -169,16 +189,16 @@ def invite_ai_post(
     bearer: BearerDep,
     key: IdempotencyKeyDep,
     admin_uuid: AdminQuery = None,
-) -> JSONResponse:
+) -> Body:
     admin = credential(bearer, admin_uuid)
     agent = _text("agent_name", body.agent_name)
-    return reply(service.invite_ai(game_uuid, admin, agent, idempotency_key=key))
+    return service.invite_ai(game_uuid, admin, agent, idempotency_key=key)
 
 
 @router.get(
     "/games/{game_uuid}/set-time-limit",
-    response_model=None,
-    responses={200: {"model": Message}, **errors(400, 403, 409)},
+    response_model=Message,
+    responses=errors(400, 403, 409),
     summary="Set the move time limit (admin only, before the start)",
 )
 def set_time_limit(
@@ -189,14 +209,14 @@ def set_time_limit(
     time_limit: Annotated[
         str | None, Query(description="Seconds each move may take: 0 for none, or 1..300")
     ] = None,
-) -> JSONResponse:
-    return reply(service.set_time_limit(game_uuid, credential(bearer, admin_uuid), time_limit))
+) -> Body:
+    return service.set_time_limit(game_uuid, credential(bearer, admin_uuid), time_limit)
 
 
 @router.post(
     "/games/{game_uuid}/set-time-limit",
-    response_model=None,
-    responses={200: {"model": Message}, **errors(400, 403, 409, 413, 422)},
+    response_model=Message,
+    responses=errors(400, 403, 409, 413, 422),
     summary="Set the move time limit (POST form)",
 )
 def set_time_limit_post(
@@ -206,11 +226,11 @@ def set_time_limit_post(
     bearer: BearerDep,
     key: IdempotencyKeyDep,
     admin_uuid: AdminQuery = None,
-) -> JSONResponse:
+) -> Body:
     admin = credential(bearer, admin_uuid)
     if isinstance(body.time_limit, str):  # JSON carries numbers as numbers
         raise InvalidParameter("time_limit", body.time_limit, "Must be an integer")
-    return reply(service.set_time_limit(game_uuid, admin, body.time_limit, idempotency_key=key))
+    return service.set_time_limit(game_uuid, admin, body.time_limit, idempotency_key=key)
 
 
 def _text(name: str, value: object) -> str | None:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 
 from app.api.deps import BearerDep, ServiceDep
-from app.api.routes.common import errors, reply
+from app.api.routes.common import Body, errors
 from app.api.schemas import Odds
 
 router = APIRouter(tags=["play"])
@@ -14,12 +13,12 @@ router = APIRouter(tags=["play"])
 
 @router.get(
     "/games/{game_uuid}/odds",
-    response_model=None,
-    responses={200: {"model": Odds}, **errors(400, 401)},
+    response_model=Odds,
+    responses=errors(400, 401),
     summary="The chance each set exists, given your own hand (Bearer only)",
 )
-def game_odds(game_uuid: str, service: ServiceDep, bearer: BearerDep) -> JSONResponse:
+def game_odds(game_uuid: str, service: ServiceDep, bearer: BearerDep) -> Body:
     """For a seated player of a running game: the exact probability that each of the 88
     sets exists among all cards in play, given their own hand and the others' card counts.
     The credential is read from the ``Authorization`` header only, never from the URL."""
-    return reply(service.odds(game_uuid, bearer))
+    return service.odds(game_uuid, bearer)

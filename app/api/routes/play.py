@@ -1,4 +1,11 @@
-"""Playing and reading: moves, the state (with ETag/304), round snapshots, the game record."""
+"""Playing and reading: moves, the state (with ETag/304), round snapshots, the game record.
+
+These routes answer the established state object (or a game's record), which the schemas
+in app/api/schemas.py document but do not validate on the way out (``response_model=None``):
+its optional keys (``legal_actions``, ``seed``, ``winner``, ``you``, ``loser``) are absent
+rather than null, as the established clients read it field by field, and the state is the
+most polled answer of the service. The service builds it from the engine's views only; the
+tests check every answer against the OpenAPI document's schema instead (schemathesis)."""
 
 from __future__ import annotations
 
