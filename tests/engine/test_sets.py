@@ -7,6 +7,7 @@ reference table (tests/engine/reference.py), on edge cases and on random subsets
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 from hypothesis import given
@@ -316,3 +317,17 @@ def test_existing_sets_agrees_with_brute_force_on_every_pool_of_up_to_three_card
             assert existing_sets(mask_) == brute_force(mask_), cards
             checked += 1
     assert checked == 1 + 24 + 276 + 2024
+
+
+@pytest.mark.parametrize("pool", [6, 8, 10, 12, 14, 16])
+def test_some_flush_is_rarer_than_some_full_house_among_the_cards_in_play(pool: int) -> None:
+    """What docs/rules.md tells players: why a flush outranks a full house in this deck."""
+    rng = random.Random(pool)
+    houses = [s.action_id for s in SETS if s.kind is SetKind.FULL_HOUSE]
+    flushes = [s.action_id for s in SETS if s.kind is SetKind.FLUSH]
+    with_house = with_flush = 0
+    for _ in range(2000):
+        mask = sum(1 << card for card in rng.sample(range(24), pool))
+        with_house += any(exists(bet, mask) for bet in houses)
+        with_flush += any(exists(bet, mask) for bet in flushes)
+    assert with_flush < with_house
