@@ -261,6 +261,9 @@ function table(game) {
       keepSeat(game, s.seat);
       say(`You joined as ${nickname}.`);
       s.etag = null;
+      // The view depends on the seat too: the websocket may already have brought this very
+      // version (seen as a watcher), which refresh() then rightly does not redraw.
+      render();
       await refresh();
     } catch (e) { say(e.message, true); }
   }
