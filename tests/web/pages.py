@@ -53,7 +53,9 @@ def state(page: Any, base: str, game: str) -> dict[str, Any]:
 
 def choose_bet(page: Any, kind: str, bet: str) -> None:
     """Pick a bet in the move controls: its kind, then which one (by its name)."""
+    page.locator("#bet-kind").focus()
     page.locator("#bet-kind").select_option(label=kind)
+    page.locator("#bet").focus()
     page.locator("#bet").select_option(label=bet)
 
 
@@ -96,9 +98,17 @@ def play_to_the_end(page: Any, limit_seconds: float = 240) -> int:
     return revealed + dismiss_reveals(page)
 
 
+def with_axe(page: Any) -> None:
+    """Load axe-core in every document this page opens from now on (an init script runs
+    whatever the page's Content-Security-Policy, which forbids injected script tags)."""
+    page.add_init_script(path=str(AXE))
+
+
 def axe_violations(page: Any) -> list[dict[str, Any]]:
     """The serious and critical axe-core violations of the page as it is now."""
-    if not page.evaluate("typeof window.axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
     result = page.evaluate("async () => (await axe.run(document)).violations")
-    return [v for v in result if v["impact"] in {"serious", "critical"}]
+    return [
+        {"id": v["id"], "nodes": [n["target"] for n in v["nodes"]]}
+        for v in result
+        if v["impact"] in {"serious", "critical"}
+    ]

@@ -239,7 +239,7 @@ def test_the_lobby_lists_a_public_game_live_with_its_seats_state_and_rules(
     create_and_join(host, server.url, "hosting")
     host.get_by_label("Seconds to move (0 = no limit)").fill("45")
     host.get_by_role("button", name="Set time limit").click()
-    host.get_by_text("Each player now has 45 seconds to move.").wait_for()
+    host.locator("#toast", has_text="Each player now has 45 seconds to move.").wait_for()
     host.get_by_role("button", name="List in the lobby (make public)").click()
     entry = lobby.locator(".games li", has_text="hosted by hosting")
     entry.wait_for(timeout=5000)
@@ -257,7 +257,7 @@ def test_the_admin_sets_a_time_limit_and_the_table_counts_the_seconds_down(
     invite(page, "random", 2)
     page.get_by_label("Seconds to move (0 = no limit)").fill("120")
     page.get_by_role("button", name="Set time limit").click()
-    page.get_by_text("Each player now has 120 seconds to move.").wait_for()
+    page.locator("#toast", has_text="Each player now has 120 seconds to move.").wait_for()
     page.get_by_role("button", name="Start the game").click()
     countdown = page.locator(".countdown").first
     countdown.wait_for()
