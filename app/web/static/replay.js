@@ -40,9 +40,9 @@ export function Replay({ game }) {
     <p id="winner">${record.winner} won, in ${rounds.length} round${rounds.length === 1 ? "" : "s"}.</p>
     <p class="row"><a class="button" href=${`#/game/${game}`}>Back to the table</a> <a class="button" href="#/">Back to the lobby</a></p>
     <nav class="stepper" aria-label="Rounds">
-      <button id="prev-round" disabled=${round === 0} onClick=${() => go(round - 1)}>‹ Round ${round}</button>
+      <button id="prev-round" disabled=${round === 0} onClick=${() => go(round - 1)}>‹ Previous round</button>
       <span aria-live="polite"><b>Round ${round + 1}</b> of ${rounds.length}</span>
-      <button id="next-round" disabled=${round === rounds.length - 1} onClick=${() => go(round + 1)}>Round ${round + 2} ›</button>
+      <button id="next-round" disabled=${round === rounds.length - 1} onClick=${() => go(round + 1)}>Next round ›</button>
     </nav>
     <div class="round-steps">
       <nav class="stepper" aria-label="Moves">

@@ -228,7 +228,9 @@ export function createTable(game, changed) {
     if (s.reveals.length === before) return;
     changed();
     if (!s.reveals.length) setTimeout(() => {
-      const target = document.getElementById(isMyTurn() ? "dock-title" : "turn-line") || document.getElementById("table-heading");
+      const finished = s.state && s.state.status === "Finished";
+      const target = document.getElementById(finished ? "over-title" : isMyTurn() ? "dock-title" : "turn-line")
+        || document.getElementById("table-heading");
       target?.focus();
     }, 0);
   }

@@ -56,9 +56,9 @@ export function TableScreen({ game }) {
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
     </section>
     ${lobby ? html`<${Room} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
+    ${st.status === "Finished" ? html`<${GameOver} st=${st} s=${s} me=${me} seated=${seated} actions=${actions} game=${game} />` : null}
     ${!lobby ? html`<${Felt} st=${st} me=${me} s=${s} />` : null}
     ${!lobby ? html`<${TurnLine} st=${st} me=${me} myTurn=${myTurn} s=${s} />` : null}
-    ${st.status === "Finished" ? html`<${GameOver} st=${st} s=${s} me=${me} seated=${seated} actions=${actions} game=${game} />` : null}
     ${st.status === "Running" && s.tips && seated ? html`<${Tip} st=${st} me=${me} myTurn=${myTurn} s=${s} actions=${actions} />` : null}
     ${!lobby ? html`<${RoundBets} history=${st.history || []} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
@@ -302,10 +302,10 @@ function GameOver({ st, s, me, seated, actions, game }) {
   const won = st.winner === me;
   const waiting = (s.next && s.next.players) || [];
   return html`<section class="panel over" aria-labelledby="over-title">
-    <h2 id="over-title">Game over</h2>
-    <p id="winner">${won ? "You win! 🏆" : `${st.winner} wins!`}</p>
+    <h2 id="over-title" tabindex="-1">Game over</h2>
+    <p id="winner">${won ? "You win!" : `${st.winner} wins!`}</p>
     ${seated ? html`<p><button id="play-again" class="primary big" disabled=${s.busy} onClick=${actions.playAgain}>Play again with the same players</button></p>
-      <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}
+      <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}${" "}
         Everyone who clicks Play again sits at the same new table; the first one back invites the same computer players.</p>` : null}
     <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a>
       <a class="button" href=${`#/replay/${game}`} id="replay-link">Replay the game, round by round</a></p>
