@@ -3,9 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { actionName, SETS } from "../../app/web/static/bets.js";
+import { actionName, cardMatters, exampleCards, explainSet, KINDS, SETS, setExists } from "../../app/web/static/bets.js";
+import { ERROR_CODES, words } from "../../app/web/static/errors.js";
+import { parseMarkdown } from "../../app/web/static/markdown.js";
 import { dealHands, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
-import { maxCardsChoices, reactionLines, REACTIONS, ruleMaxCards } from "../../app/web/static/table.js";
+import {
+  levelOf, loserIsOut, maxCardsChoices, reactionLines, REACTIONS, roundCause, ruleMaxCards, secondsLeft, tipFor, urgency,
+} from "../../app/web/static/table.js";
 
 test("there are 88 sets, each named, and 88 is a check", () => {
   assert.equal(SETS.length, 88);
@@ -55,11 +59,91 @@ test("the last reactions read as 'nickname reaction', oldest first", () => {
   assert.deepEqual(reactionLines(undefined), []);
 });
 
+test("the kinds cover the 88 bets once each, in rising order", () => {
+  assert.deepEqual(KINDS.flatMap((k) => k.ids), SETS.map((s) => s.id));
+  assert.equal(KINDS.find((k) => k.key === "flush").ids[0] > KINDS.find((k) => k.key === "full-house").ids[0], true);
+});
+
+test("every set's example cards make that set, and the cards that matter include them", () => {
+  for (const s of SETS) {
+    const cards = exampleCards(s.id);
+    assert.equal(setExists(s.id, cards), true, s.name);
+    assert.ok(cards.every((c) => cardMatters(s.id, c)), s.name);
+    assert.equal(new Set(cards.map((c) => c.value * 4 + c.colour)).size, cards.length, s.name);
+  }
+});
+
+test("a set is explained by what it needs and what was there", () => {
+  assert.equal(explainSet(11, [{ value: 5, colour: 0 }]), "It needs 2 aces; there was 1 ace.");
+  assert.equal(explainSet(66, []), "It needs 5 clubs; there were 0.");
+});
+
+const snap = (history, extra = {}) => ({
+  round_number: 2, max_cards: 3, time_limit: 30, last_modified: 100,
+  players: [{ nickname: "al", n_cards: 1 }, { nickname: "bo", n_cards: 3 }], history, ...extra,
+});
+
+test("a round ended by a check names the checker, the bet and who was wrong", () => {
+  const s = snap([{ player: "al", action_id: 11 }, { player: "bo", action_id: 88 }, { player: "bo", action_id: 89 }], { loser: "bo" });
+  const cause = roundCause(s);
+  assert.deepEqual(cause, { kind: "check", loser: "bo", checker: "bo", bet: { player: "al", action_id: 11 }, existed: true });
+  assert.equal(loserIsOut(s, cause), true);
+});
+
+test("a round without a check is a timeout when the mover's deadline passed, else a resignation", () => {
+  const s = snap([{ player: "al", action_id: 3 }, { player: "bo", action_id: 89 }], { loser: "bo", last_modified: 130 });
+  const before = { round_number: 2, history: [{ player: "al", action_id: 3 }], cp_nickname: "bo", move_deadline: 130 };
+  assert.equal(roundCause(s, before).kind, "timeout");
+  assert.equal(roundCause({ ...s, last_modified: 110 }, before).kind, "resign");
+  assert.equal(roundCause({ ...s, history: [{ player: "al", action_id: 3 }, { player: "al", action_id: 89 }], loser: "al" }, before).kind, "resign");
+  assert.equal(roundCause({ ...s, time_limit: 0 }).kind, "resign");
+  const after = { players: [{ nickname: "al", n_cards: 1 }, { nickname: "bo", n_cards: 0 }] };
+  assert.equal(roundCause(s, null, after).kind, "timeout-or-resign");
+  assert.equal(roundCause({ ...s, max_cards: 5 }, null, after).kind, "resign");
+  assert.equal(roundCause({ ...s, max_cards: 5 }, null, { players: [{ nickname: "bo", n_cards: 4 }] }).kind, "timeout");
+});
+
+test("the countdown reads the service's own clock and grows urgent", () => {
+  assert.equal(secondsLeft(130, 100, 0), 30);
+  assert.equal(secondsLeft(130, 100, 29.5), 1);
+  assert.equal(secondsLeft(130, 100, 40), 0);
+  assert.equal(secondsLeft(null, 100, 0), null);
+  assert.deepEqual([urgency(30, 30), urgency(9, 30), urgency(4, 30)], ["calm", "low", "critical"]);
+});
+
+test("every documented error code has words for people, never the service's own text", () => {
+  for (const code of ERROR_CODES) assert.ok(words({ code, message: "Bad input value in 'x'" }).length > 10);
+  assert.equal(words({ code: "no-such", status: 500 }), "Something went wrong. Please try again.");
+});
+
+test("the guide's first tip teaches the first bet, then checking", () => {
+  const state = { status: "Running", history: [] };
+  assert.equal(tipFor({ state, me: "al", myTurn: true, seenKeys: new Set() }).key, "first-bet");
+  const later = { status: "Running", history: [{ player: "bo", action_id: 6 }] };
+  assert.match(tipFor({ state: later, me: "al", myTurn: true, seenKeys: new Set() }).text, /pair of nines/);
+});
+
+test("computer players are named by level, the established names included", () => {
+  assert.equal(levelOf("Dazhbog").label, "Medium");
+  assert.equal(levelOf("bayesian").label, "Hard");
+  assert.equal(levelOf(undefined), null);
+});
+
+test("the rules' Markdown reads as headings, paragraphs and lists", () => {
+  const blocks = parseMarkdown("# T\n\nSome **bold** text\nwraps.\n\n- one\n  more\n- two\n\n1. first\n");
+  assert.deepEqual(blocks.map((b) => b.type), ["h", "p", "ul", "ol"]);
+  assert.deepEqual(blocks[1].parts[1], { t: "b", v: "bold" });
+  assert.equal(blocks[2].items.length, 2);
+});
+
 // Printed for the Python side: names and deals for seeds it chooses.
 if (process.env.BLEF_JS_DUMP) {
   const seeds = JSON.parse(process.env.BLEF_JS_DUMP);
   const deals = [];
   for (const [hex, sizes] of seeds) deals.push(await dealHands(hexToBytes(hex), sizes));
   const maxCards = [2, 3, 4, 5, 6, 7, 8].map(ruleMaxCards);
-  console.log("BLEF_DUMP " + JSON.stringify({ names: SETS.map((s) => s.name), deals, maxCards, reactions: REACTIONS }));
+  // Which sets exist among each dealt pool: compared with engine/sets.py.
+  const card = (i) => ({ value: Math.floor(i / 4), colour: i % 4 });
+  const exists = deals.map((hands) => SETS.map((s) => setExists(s.id, hands.flat().map(card))));
+  console.log("BLEF_DUMP " + JSON.stringify({ names: SETS.map((s) => s.name), deals, maxCards, reactions: REACTIONS, exists }));
 }

@@ -14,7 +14,7 @@ import pytest
 
 from app.service.social import REACTIONS
 from engine.dealing import deal_hands
-from engine.facts import MAX_PLAYERS, MIN_PLAYERS, max_cards
+from engine.facts import MAX_PLAYERS, MIN_PLAYERS, card_from_index, max_cards
 from engine.sets import SETS
 
 TESTS = Path(__file__).with_name("js_units.test.mjs")
@@ -45,11 +45,11 @@ def test_the_js_unit_tests_pass_under_node() -> None:
     assert "# fail 0" in result.stdout
 
 
-def test_the_page_names_every_set_deals_every_seed_and_knows_the_table_as_the_service() -> None:
+def test_the_page_names_deals_and_finds_every_set_and_knows_the_table_as_the_service() -> None:
     rng = random.Random(12)
     cases = []
-    for _ in range(20):
-        sizes = [rng.randint(1, 4) for _ in range(rng.randint(2, 5))]
+    for _ in range(60):
+        sizes = [rng.randint(1, 6) for _ in range(rng.randint(2, 4))]
         cases.append((rng.randbytes(32).hex(), sizes))
     result = _run(cases)
     assert result.returncode == 0, result.stderr
@@ -62,3 +62,5 @@ def test_the_page_names_every_set_deals_every_seed_and_knows_the_table_as_the_se
     assert dump["deals"] == expected
     assert dump["maxCards"] == [max_cards(n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
     assert dump["reactions"] == list(REACTIONS)
+    pools = [[card_from_index(i) for hand in deal for i in hand] for deal in expected]
+    assert dump["exists"] == [[s.exists_in(pool) for s in SETS] for pool in pools]

@@ -23,8 +23,10 @@ CONTENT_TYPES: Final = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
     ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".md": "text/markdown; charset=utf-8",
 }
-FILE_NAME: Final = re.compile(r"^[a-z][a-z0-9_-]{0,40}\.(html|js|css)$")
+FILE_NAME: Final = re.compile(r"^[a-z][a-z0-9_-]{0,40}\.(html|js|css|svg|md)$")
 
 CSP: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "

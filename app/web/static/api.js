@@ -1,24 +1,31 @@
-// The public API as the browser uses it: JSON bodies, credentials only in the
-// Authorization header, errors shown with the service's own words.
+// The public API as the browser uses it: JSON bodies, credentials only in the Authorization
+// header (never in a URL the server sees). Refusals carry the service's code; errors.js has
+// the words a player reads.
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.error) || `HTTP ${status}`);
+    super((body && body.error) || (status ? `HTTP ${status}` : "network error"));
     this.status = status;
     this.code = body && body.code;
   }
 }
 
-export async function api(path, { method = "GET", body, token, etag } = {}) {
+export async function api(path, { method = "GET", body, token, etag, key } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   if (etag) headers["If-None-Match"] = etag;
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    cache: "no-store",
-  });
+  if (key) headers["Idempotency-Key"] = key;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, null);
+  }
   if (response.status === 304) return { status: 304, data: null, etag };
   let data = null;
   try {
@@ -45,4 +52,46 @@ export function keepSeat(game, seat) {
 
 export function forgetSeat(game) {
   localStorage.removeItem(`blef:seat:${game}`);
+}
+
+/** A preference kept in this browser (sound, tips, ...). */
+export function pref(name, fallback) {
+  const v = localStorage.getItem(`blef:pref:${name}`);
+  return v === null ? fallback : v === "true";
+}
+
+export function setPref(name, value) {
+  localStorage.setItem(`blef:pref:${name}`, String(value));
+}
+
+/** The name this browser last played under, or "". */
+export function savedName() {
+  return localStorage.getItem("blef:name") || "";
+}
+
+export function saveName(name) {
+  localStorage.setItem("blef:name", name);
+}
+
+function base64url(bytes) {
+  let s = "";
+  for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * The game that follows `previousGame`: the same answer to everyone who asks.
+ *
+ * Today's service has no rematch route. It does keep, for every Idempotency-Key sent to
+ * `create`, the game that key made, and answers that game to every later create with the
+ * same key, from anyone. So every player of the finished game derives one key from its UUID
+ * and lands in the same new game. The limit: anyone who knows the finished game's link can
+ * derive the key too (exactly as they could open that link). When the service's rematch
+ * (`create` with `previous_game_uuid` and `previous_player_uuid`) exists, only this function
+ * changes.
+ */
+export async function nextGameOf(previousGame) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`blef/rematch/v1/${previousGame}`));
+  const { data } = await api("/games/create", { method: "POST", key: base64url(digest) });
+  return data.game_uuid;
 }

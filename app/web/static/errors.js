@@ -1,0 +1,52 @@
+// Every refusal the service can give, as a sentence a player understands. The service's own
+// text goes to the developer console (see words()).
+const WORDS = {
+  invalid_parameter: "Something in that request was not of the right form. Please try again.",
+  missing_parameter: "Something needed was missing from that request. Please try again.",
+  invalid_request: "The page sent a request the server did not understand. Reload the page and try again.",
+  game_not_found: "This game does not exist, or it ended long ago and was cleared away.",
+  unknown_player: "You are no longer a player of this game.",
+  not_admin: "Only the game's host can do that.",
+  invalid_nickname: "A name starts with a letter and has only letters, digits and _ (no spaces), up to 64 characters.",
+  nickname_taken: "Someone at this table already has that name. Choose another one.",
+  unknown_agent: "There is no computer player of that kind.",
+  game_not_started: "The game has not started yet.",
+  game_finished: "This game is over.",
+  not_your_turn: "It is not your turn any more: the table moved on. Look at the newest bet.",
+  invalid_action: "That is not a bet or a check.",
+  illegal_action: "That bet is not allowed now: a bet must be higher than the one standing, and there must be a bet before anyone can check.",
+  round_not_reached: "The game has not reached that round yet.",
+  game_already_started: "The game has already started, so that can no longer be changed.",
+  room_full: "This table is full: 8 players at most.",
+  too_few_players: "You need at least 2 players to start. Invite a computer player or share the link.",
+  cannot_remove_self: "You cannot remove yourself; use Leave instead.",
+  already_out: "You are already out of this game.",
+  invalid_max_cards: "That maximum of cards is too high for the number of players seated.",
+  unknown_reaction: "That reaction is not one of the eight offered.",
+  too_many_reactions: "Easy on the reactions: wait a few seconds before sending another.",
+  cannot_report_self: "You cannot report your own name.",
+  cannot_report_ai: "Computer players' names are chosen by the game and cannot be reported.",
+  not_found: "The page asked for something that does not exist. Reload the page.",
+  method_not_allowed: "The page asked in a way the server does not accept. Reload the page.",
+  conflict: "Something changed on the table just as you acted, so nothing was done. Look again and retry.",
+  game_not_finished: "The replay is ready once the game is over.",
+  request_timeout: "The connection was too slow. Please try again.",
+  body_too_large: "That request was too large.",
+  weak_idempotency_key: "The page sent a request the server refused. Reload the page and try again.",
+  idempotency_key_reused: "The page sent a request the server refused. Reload the page and try again.",
+  game_gone: "That game has expired. Start a new one.",
+  rate_limited: "Too many requests from your connection: wait a few seconds and try again.",
+  too_many_in_flight: "Too many requests at once: wait a second and try again.",
+  too_many_connections: "The server is busy: wait a few seconds and try again.",
+  invalid_state: "The server could not read this game. Please start a new one.",
+};
+
+export const ERROR_CODES = Object.keys(WORDS);
+
+/** The sentence for a refusal {status, code, message}; logs the service's own words. */
+export function words(error) {
+  if (error && error.message && typeof console !== "undefined") console.info(`blef: the service said (${error.code || error.status}): ${error.message}`);
+  if (error && error.code && WORDS[error.code]) return WORDS[error.code];
+  if (error && error.status === 0) return "The server cannot be reached. Check your connection; the page keeps trying.";
+  return "Something went wrong. Please try again.";
+}

@@ -1,0 +1,329 @@
+// The state of one table screen, apart from its view: what the service says (the game as this
+// seat sees it), what this person chose (the bet, the settings), and the reveals to show.
+// The view reads it and calls its actions; every change calls `changed()` once.
+import { api, ApiError, forgetSeat, keepSeat, nextGameOf, pref, seatOf, setPref } from "./api.js";
+import { actionName, CHECK, LOST } from "./bets.js";
+import { announce, fail, toast } from "./ui.js";
+
+const endsRound = (body) => !!body && (body.loser !== undefined
+  || ((body.history || []).length > 0 && body.history[body.history.length - 1].action_id === LOST));
+
+function storedSet(key) {
+  try { return new Set(JSON.parse(sessionStorage.getItem(key)) || []); } catch { return new Set(); }
+}
+
+export function createTable(game, changed) {
+  const revealKey = `blef:revealed:${game}`;
+  const s = {
+    game,
+    seat: seatOf(game),
+    state: null,
+    receivedAt: 0, // performance.now() when the shown version first arrived
+    missing: null, // the error when the game cannot be opened
+    notice: null,
+    busy: false,
+    chosen: null, // the bet this person picked (an action id), kept until they change it
+    odds: null, // {round, probabilities}
+    oddsOn: pref("odds", false),
+    sound: pref("sound", false),
+    autoClose: pref("autoclose", false),
+    tips: pref("tips", true),
+    seenTips: new Set(JSON.parse(localStorage.getItem("blef:tips-seen") || "[]")),
+    reveals: [], // [{snap, before}]: rounds waiting to be shown, oldest first
+    revealed: storedSet(revealKey),
+    lastInRound: new Map(),
+    reported: new Set(JSON.parse(localStorage.getItem(`blef:reported:${game}`) || "[]")),
+    next: null, // the game after this one: {game_uuid, players, error}
+    myTurnShown: false,
+  };
+  let alive = true;
+  let socket = null;
+  let timers = [];
+  const token = () => s.seat && s.seat.player_uuid;
+  const me = () => s.seat && s.seat.nickname;
+
+  const isMyTurn = () => !!(s.state && s.seat && s.state.status === "Running"
+    && s.state.cp_nickname === s.seat.nickname && s.state.legal_actions);
+
+  async function refresh() {
+    try {
+      const r = await api(`/games/${game}`, { token: token(), etag: s.state ? s.etag : null });
+      if (r.status === 304 || !alive) return;
+      s.etag = r.etag;
+      await accept(r.data);
+    } catch (e) {
+      if (!alive) return;
+      if (e instanceof ApiError && e.status === 400 && token() && e.code !== "game_not_found") {
+        // Removed by the host, or left from another tab: the kept seat opens nothing now.
+        s.notice = "You are no longer in this game, so you are watching it.";
+        forgetSeat(game);
+        s.seat = null;
+        s.etag = null;
+        return refresh();
+      }
+      if (e instanceof ApiError && e.status === 0) return; // offline for now: the poll retries
+      s.missing = e;
+      changed();
+    }
+  }
+
+  function reveal(snap) {
+    const n = snap.round_number;
+    if (s.revealed.has(n)) return;
+    s.revealed.add(n);
+    sessionStorage.setItem(revealKey, JSON.stringify([...s.revealed]));
+    s.reveals.push({ snap, before: s.lastInRound.get(n) || null });
+    if (s.autoClose) timers.push(setTimeout(() => dismissReveal(n), 10000));
+  }
+
+  async function accept(state) {
+    const prev = s.state;
+    if (prev && state.version < prev.version) return;
+    if (prev && state.version === prev.version && (state.hands || []).length === (prev.hands || []).length
+      && state.cp_nickname === prev.cp_nickname) return;
+    if (prev && prev.status === "Running") {
+      const to = state.status === "Finished" ? state.round_number : state.round_number - 1;
+      for (let n = prev.round_number; n <= to; n++) {
+        if (s.revealed.has(n)) continue;
+        try { reveal((await api(`/games/${game}?round=${n}`, { token: token() })).data); } catch { /* shown without */ }
+      }
+    }
+    if (!alive) return;
+    const wasMine = isMyTurn();
+    s.state = state;
+    s.receivedAt = performance.now();
+    if (state.status === "Running") s.lastInRound.set(state.round_number, state);
+    if (s.seat && state.you && state.you !== s.seat.nickname) {
+      s.seat = { ...s.seat, nickname: state.you }; // a reported name is shown as Player_<seat>
+      keepSeat(game, s.seat);
+    }
+    const mine = isMyTurn();
+    if (mine && !wasMine) turnBegins();
+    document.title = mine ? "● Your turn · Blef" : state.status === "Finished" ? `Game over · Blef` : `Room ${state.room} · Blef`;
+    if (mine && s.oddsOn && (!s.odds || s.odds.round !== state.round_number)) await loadOdds();
+    if (state.status === "Finished" && s.seat && !s.next) watchNext();
+    changed();
+  }
+
+  function turnBegins() {
+    const bet = (s.state.history || []).filter((e) => e.action_id < CHECK).pop();
+    announce(`Your turn. ${bet ? `${bet.player} bets ${actionName(bet.action_id)}.` : "You open the round: name any set."}`
+      + (s.state.time_limit ? ` You have ${s.state.time_limit} seconds.` : ""));
+    if (s.sound) beep();
+  }
+
+  async function loadOdds() {
+    try {
+      const { data } = await api(`/games/${game}/odds`, { token: token() });
+      s.odds = { round: data.round_number, probabilities: data.probabilities };
+    } catch { s.odds = null; }
+  }
+
+  /** POST one change; whether the service took it. Refusals are told in words. */
+  async function act(path, body, done) {
+    if (s.busy) return false;
+    s.busy = true;
+    changed();
+    let ok = false;
+    try {
+      const r = await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
+      const text = done || (r.data && r.data.message) || "Done.";
+      toast(text);
+      announce(text);
+      if (path === "play" && endsRound(r.data)) reveal(r.data);
+      ok = true;
+    } catch (e) {
+      fail(e);
+    } finally {
+      s.busy = false;
+    }
+    s.etag = null;
+    await refresh();
+    changed();
+    return ok;
+  }
+
+  const actions = {
+    refresh,
+    act,
+    async placeBet(id) {
+      const ok = await act("play", { action_id: id }, `You bet ${actionName(id)}.`);
+      if (ok) document.getElementById("turn-line")?.focus();
+    },
+    async check() {
+      const ok = await act("play", { action_id: CHECK }, "You checked.");
+      if (ok && !s.reveals.length) document.getElementById("turn-line")?.focus();
+    },
+    choose(id) { s.chosen = id; changed(); },
+    async join(nickname) {
+      try {
+        const { data } = await api(`/games/${game}/join`, { method: "POST", body: { nickname } });
+        s.seat = { player_uuid: data.player_uuid, nickname };
+        keepSeat(game, s.seat);
+        localStorage.setItem("blef:name", nickname);
+        toast(`You joined as ${nickname}.`);
+        s.etag = null;
+        await refresh();
+        document.getElementById("table-heading")?.focus();
+      } catch (e) { fail(e); }
+    },
+    async leave() {
+      if (s.busy) return;
+      s.busy = true;
+      try {
+        await api(`/games/${game}/leave`, { method: "POST", token: token() });
+        forgetSeat(game);
+        s.seat = null;
+        toast("You left the game.");
+        location.hash = "#/";
+      } catch (e) { fail(e); } finally { s.busy = false; }
+    },
+    resign() {
+      if (!confirm("Resign? You are out of this game for good and watch the rest.")) return;
+      act("resign", undefined, "You resigned: you are out of this game.");
+    },
+    async react(reaction) {
+      try {
+        await api(`/games/${game}/react`, { method: "POST", body: { reaction }, token: token() });
+      } catch (e) { fail(e); return; }
+      s.etag = null;
+      await refresh();
+    },
+    async report(nickname, seatNo) {
+      if (!confirm(`Report the name "${nickname}" as offensive?`)) return;
+      // Marked before the request goes: the renamed state may come over the websocket first.
+      const marked = [nickname, `Player_${seatNo}`].filter((n) => !s.reported.has(n));
+      for (const n of marked) s.reported.add(n);
+      if (await act("report", { nickname }, `You reported the name ${nickname}.`))
+        localStorage.setItem(`blef:reported:${game}`, JSON.stringify([...s.reported]));
+      else { for (const n of marked) s.reported.delete(n); changed(); }
+    },
+    dismissReveal,
+    setPref(name, value) {
+      const field = { odds: "oddsOn", sound: "sound", autoclose: "autoClose", tips: "tips" }[name];
+      s[field] = value;
+      setPref(name, value);
+      if (name === "odds" && value && isMyTurn()) loadOdds().then(changed);
+      if (name === "sound" && value) beep();
+      changed();
+    },
+    seenTip(key) {
+      s.seenTips.add(key);
+      localStorage.setItem("blef:tips-seen", JSON.stringify([...s.seenTips]));
+      changed();
+    },
+    async playAgain() {
+      if (s.busy) return;
+      s.busy = true;
+      changed();
+      try {
+        await rematch();
+      } catch (e) { fail(e); } finally { s.busy = false; changed(); }
+    },
+  };
+
+  function dismissReveal(round) {
+    const before = s.reveals.length;
+    s.reveals = s.reveals.filter((r) => r.snap.round_number !== round);
+    if (s.reveals.length === before) return;
+    changed();
+    if (!s.reveals.length) setTimeout(() => {
+      const finished = s.state && s.state.status === "Finished";
+      const target = document.getElementById(finished ? "over-title" : isMyTurn() ? "dock-title" : "turn-line")
+        || document.getElementById("table-heading");
+      target?.focus();
+    }, 0);
+  }
+
+  /** Who waits in the game after this one (asked of the service every few seconds). */
+  async function watchNext() {
+    s.next = { game_uuid: null, players: [] };
+    const look = async () => {
+      if (!alive) return;
+      try {
+        if (!s.next.game_uuid) s.next.game_uuid = await nextGameOf(game);
+        const { data } = await api(`/games/${s.next.game_uuid}`);
+        s.next.players = data.players.filter((p) => !p.ai_agent).map((p) => p.nickname);
+        s.next.status = data.status;
+        changed();
+      } catch { /* the next look retries */ }
+    };
+    await look();
+    timers.push(setInterval(look, 3000));
+  }
+
+  async function rematch() {
+    const old = s.state;
+    const next = (s.next && s.next.game_uuid) || await nextGameOf(game);
+    const mine = seatOf(next);
+    if (!mine) {
+      let name = me();
+      const { data } = await api(`/games/${next}/join`, { method: "POST", body: { nickname: name } }).catch(async (e) => {
+        if (!(e instanceof ApiError) || e.code !== "nickname_taken") throw e;
+        name = `${name.slice(0, 60)}_${Math.floor(Math.random() * 90 + 10)}`;
+        return api(`/games/${next}/join`, { method: "POST", body: { nickname: name } });
+      });
+      keepSeat(next, { player_uuid: data.player_uuid, nickname: name });
+      const seat = seatOf(next);
+      const { data: fresh } = await api(`/games/${next}`, { token: seat.player_uuid });
+      if (fresh.admin_nickname === name && !fresh.players.some((p) => p.ai_agent)) {
+        // The first back is the host: the same computer players and rules as before.
+        const t = seat.player_uuid;
+        for (const p of old.players.filter((x) => x.ai_agent))
+          await api(`/games/${next}/invite-aiagent`, { method: "POST", body: { agent_name: p.ai_agent }, token: t });
+        if (old.time_limit) await api(`/games/${next}/set-time-limit`, { method: "POST", body: { time_limit: old.time_limit }, token: t });
+        if (old.chosen_max_cards) await api(`/games/${next}/set-max-cards`, { method: "POST", body: { max_cards: old.chosen_max_cards }, token: t }).catch(() => {});
+      }
+    }
+    location.hash = `#/game/${next}`;
+  }
+
+  function beep() {
+    try {
+      const ctx = new AudioContext();
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, ctx.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start();
+      osc.stop(ctx.currentTime + 0.35);
+    } catch { /* no sound here */ }
+  }
+
+  // Live: the websocket (as an observer) brings every change; each round's snapshot is
+  // revealed from it, and our own view is fetched with the Bearer header. Polling with
+  // ETag stays on as the fallback.
+  function connect() {
+    if (!alive) return;
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    try { socket = new WebSocket(`${proto}://${location.host}/ws?game_uuid=${game}`); } catch { return; }
+    socket.onmessage = (ev) => {
+      try {
+        const frame = JSON.parse(ev.data);
+        const body = JSON.parse(frame.body);
+        if (frame.statusCode === 200 && body.loser !== undefined && s.state && s.state.status === "Running") reveal(body);
+      } catch { /* a malformed frame: the fetch below is what counts */ }
+      refresh();
+    };
+    socket.onclose = () => { if (alive) timers.push(setTimeout(connect, 2000)); };
+  }
+
+  return {
+    s,
+    actions,
+    isMyTurn,
+    start() {
+      connect();
+      refresh();
+      timers.push(setInterval(refresh, 1500));
+    },
+    stop() {
+      alive = false;
+      for (const t of timers) { clearTimeout(t); clearInterval(t); }
+      if (socket) socket.close();
+      document.title = "Blef";
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// What every screen shares: htm bound to Preact, cards, the spoken announcer and the toast.
+import { h } from "./preact.js";
+import htm from "./htm.js";
+import { cardName, SUIT_SYMBOLS, VALUES } from "./bets.js";
+import { words } from "./errors.js";
+
+export const html = htm.bind(h);
+
+/** One card; `marked` rings it (a card that mattered to the checked bet). */
+export function Card({ card, marked = false, small = false }) {
+  const red = card.colour === 1 || card.colour === 2;
+  const label = cardName(card) + (marked ? " (counts for the bet)" : "");
+  return html`<span class=${`card ${red ? "red" : "black"}${marked ? " marked" : ""}${small ? " small" : ""}`}
+    role="img" aria-label=${label}><span class="v" aria-hidden="true">${VALUES[card.value]}</span><span class="s" aria-hidden="true">${SUIT_SYMBOLS[card.colour]}</span></span>`;
+}
+
+export function Cards({ cards, label, small = false, marks = null }) {
+  return html`<span class="cards" role="group" aria-label=${label}>
+    ${cards.map((c, i) => html`<${Card} key=${i} card=${c} small=${small} marked=${marks ? marks(c) : false} />`)}</span>`;
+}
+
+/** Said to screen readers (a polite live region outside the app's tree). */
+export function announce(text) {
+  const el = document.getElementById("announcer");
+  if (!el) return;
+  el.textContent = "";
+  setTimeout(() => { el.textContent = text; }, 30);
+}
+
+let toastTimer = null;
+
+/** A short message at the top of the screen that clears itself. */
+export function toast(text, isError = false) {
+  const el = document.getElementById("toast");
+  if (!el) return;
+  clearTimeout(toastTimer);
+  el.textContent = text;
+  el.className = isError ? "error" : "";
+  toastTimer = setTimeout(() => { el.textContent = ""; el.className = ""; }, isError ? 9000 : 4000);
+}
+
+/** Show a refusal in words (the service's own text goes to the console). */
+export function fail(error) {
+  const text = words(error);
+  toast(text, true);
+  announce(text);
+}
