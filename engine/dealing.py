@@ -15,6 +15,13 @@ can re-derive the deal, and a whole game replays from its seeds and its actions.
 4. Players still in the game receive consecutive cards of that order, in seating order,
    each as many as they hold. Each hand is then sorted by card index for display.
 
+**Other decks (version 2).** When the deck is not the classic 24 cards (32 cards, jokers or
+blanks: up to 56 cards), ``n`` is instead the 512-bit number read from
+``SHA-512(b"blef/deal/v2" + seed)`` (big-endian), over the indices
+``0 .. total - 1`` (the deck, then the jokers, then the blanks), so the bias stays below
+2**-250. Common cards, when the rules have them, are the cards dealt right after the hands.
+The classic deck keeps version 1, so every classic game deals exactly as before.
+
 The seating order at the start of a game is derived the same way from the first round's
 seed with the tag ``b"blef/seating/v1"``, over the players in the order they joined.
 
@@ -32,13 +39,14 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final
 
 from engine.facts import DECK, N_CARDS, Card
 
 SEED_BYTES: Final = 32
 _DEAL_TAG: Final = b"blef/deal/v1"
+_DEAL_TAG_V2: Final = b"blef/deal/v2"
 _SEATING_TAG: Final = b"blef/seating/v1"
 _SEQUENCE_TAG: Final = b"blef/seed-sequence/v1"
 _DECK_INDICES: Final = tuple(range(N_CARDS))
@@ -74,32 +82,57 @@ def deal_indices(seed: bytes, count: int) -> list[int]:
     return _ordering(_DEAL_TAG, seed, N_CARDS, count)
 
 
-def deal_hands(seed: bytes, hand_sizes: Iterable[int]) -> tuple[list[tuple[int, ...]], int]:
-    """Deal one hand of card indices per entry of ``hand_sizes``, in that order.
+def _deal_number(seed: bytes, total: int) -> int:
+    if total == N_CARDS:
+        return int.from_bytes(hashlib.sha256(_DEAL_TAG + seed).digest(), "big")
+    return int.from_bytes(hashlib.sha512(_DEAL_TAG_V2 + seed).digest(), "big")
 
-    Returns the hands (each sorted) and the mask of every dealt card. This is the one
-    implementation of the algorithm above; :func:`deal` and the game both call it.
+
+def deal_round(
+    seed: bytes, hand_sizes: Iterable[int], common: int = 0, total: int = N_CARDS
+) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+    """Deal one hand of card indices per entry of ``hand_sizes``, in that order, then
+    ``common`` face-up cards, from a deck of ``total`` indices (see above).
+
+    Returns the hands and the common cards, each sorted. This is the one implementation of
+    the algorithm; :func:`deal_hands`, :func:`deal` and the game call it.
     """
     sizes = list(hand_sizes)
-    total = sum(sizes)
-    if not 0 <= total <= N_CARDS:
-        raise ValueError(f"cannot deal {total} cards from a deck of {N_CARDS}")
-    n = int.from_bytes(hashlib.sha256(_DEAL_TAG + seed).digest(), "big")
-    remaining = list(_DECK_INDICES)
-    left = N_CARDS
-    hands: list[tuple[int, ...]] = []
-    mask = 0
-    for size in sizes:
-        hand = []
+    dealt = sum(sizes) + common
+    if not 0 <= dealt <= total or common < 0:
+        raise ValueError(f"cannot deal {dealt} cards from a deck of {total}")
+    n = _deal_number(seed, total)
+    remaining = list(range(total))
+    left = total
+    piles: list[tuple[int, ...]] = []
+    for size in [*sizes, common]:
+        pile = []
         for _ in range(size):
             n, i = divmod(n, left)
             left -= 1
-            hand.append(remaining.pop(i))
-        hand.sort()
-        for card in hand:
-            mask |= 1 << card
-        hands.append(tuple(hand))
-    return hands, mask
+            pile.append(remaining.pop(i))
+        pile.sort()
+        piles.append(tuple(pile))
+    return piles[:-1], piles[-1]
+
+
+def pool_mask(piles: Iterable[tuple[int, ...]], deck_size: int = N_CARDS) -> int:
+    """The bit set of the deck's cards among ``piles`` (jokers and blanks left out)."""
+    mask = 0
+    for pile in piles:
+        for card in pile:
+            if card < deck_size:
+                mask |= 1 << card
+    return mask
+
+
+def deal_hands(seed: bytes, hand_sizes: Iterable[int]) -> tuple[list[tuple[int, ...]], int]:
+    """Deal the classic deck: one hand of card indices per entry of ``hand_sizes``.
+
+    Returns the hands (each sorted) and the mask of every dealt card.
+    """
+    hands, _ = deal_round(seed, hand_sizes)
+    return hands, pool_mask(hands)
 
 
 def deal(seed: bytes, hand_sizes: Iterable[int]) -> list[tuple[Card, ...]]:
@@ -111,6 +144,39 @@ def deal(seed: bytes, hand_sizes: Iterable[int]) -> list[tuple[Card, ...]]:
 def seating_order(seed: bytes, n_players: int) -> list[int]:
     """The seating order at the start: a permutation of the join-order positions."""
     return _ordering(_SEATING_TAG, seed, n_players, n_players)
+
+
+def team_seating(seed: bytes, teams: Sequence[int | None]) -> list[int]:
+    """The seating order of players in ``teams`` (join order; None: on one's own), each
+    team spread around the table as evenly as possible.
+
+    The players are first put in a random order (as :func:`seating_order`), which decides
+    every tie. Then the largest team takes seats ``floor(i * n / k)`` of the table, the next
+    largest the same way over the seats still free, and so on (players on their own are
+    teams of one); finally the table is turned so that a random seat comes first.
+    """
+    n = len(teams)
+    shuffled = seating_order(seed, n)
+    groups: dict[object, list[int]] = {}
+    for position in shuffled:
+        team = teams[position]
+        groups.setdefault(("solo", position) if team is None else team, []).append(position)
+    ordered = sorted(groups.values(), key=len, reverse=True)  # stable: ties in random order
+    free = list(range(n))
+    seats: list[int] = [0] * n
+    for members in ordered:
+        k, left = len(members), len(free)
+        chosen = [free[i * left // k] for i in range(k)]
+        for seat, position in zip(chosen, members, strict=True):
+            seats[seat] = position
+        free = [s for s in free if s not in chosen]
+    first = _ordering(_SEATING_TAG + b"/first", seed, n, 1)[0]
+    return seats[first:] + seats[:first]
+
+
+def initial_cards_draw(seed: bytes) -> int:
+    """A 256-bit number drawn from the first round's seed, for ``initial_cards=random``."""
+    return int.from_bytes(hashlib.sha256(b"blef/initial-cards/v1" + seed).digest(), "big")
 
 
 def seed_sequence(master: bytes | int | str) -> SeedSource:

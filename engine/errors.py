@@ -117,3 +117,22 @@ class InvalidState(BlefError):
 
     code = "invalid_state"
     default_message = "Invalid game state"
+
+
+class InvalidRules(BlefError):
+    """A rule out of its bounds, of the wrong type, or impossible for the players seated."""
+
+    code = "invalid_rules"
+    default_message = "Every rule must be an integer"
+
+
+class InvalidTeam(BlefError):
+    code = "invalid_team"
+    default_message = "A team is a number between 1 and 8"
+
+
+class OneTeam(BlefError):
+    """Everyone seated is in one team: nobody would play against anybody."""
+
+    code = "one_team"
+    default_message = "At least two teams (or players on their own) are needed to start"

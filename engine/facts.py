@@ -150,3 +150,14 @@ def next_in_play(cards: Sequence[int], seat: int) -> int:
     while not cards[seat]:
         seat = (seat + 1) % n
     return seat
+
+
+def sides_left(teams: Sequence[int | None], cards: Sequence[int]) -> int:
+    """How many sides still hold cards: each team once, each player on their own once."""
+    return len(
+        {
+            ("solo", i) if t is None else t
+            for i, (t, c) in enumerate(zip(teams, cards, strict=True))
+            if c
+        }
+    )

@@ -3,6 +3,7 @@
 A :class:`Game` knows players only by nickname; credentials belong to the service around it.
 
 >>> from engine.dealing import seed_sequence
+>>> from engine.facts import CHECK
 >>> game = Game(seed_source=seed_sequence(7))
 >>> game.join("alice"), game.join("bob")
 (0, 1)
@@ -22,25 +23,30 @@ from __future__ import annotations
 from typing import Any, Final
 
 from engine import errors
-from engine.dealing import SeedSource, commitment, deal_hands, random_seed, seating_order
+from engine.dealing import (
+    SeedSource,
+    commitment,
+    deal_round,
+    initial_cards_draw,
+    pool_mask,
+    random_seed,
+    seating_order,
+    team_seating,
+)
 from engine.facts import (
     AI_NICKNAME_PATTERN,
-    CHECK,
     DECK,
-    LOST_ROUND,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    N_BETS,
-    N_CARDS,
     NICKNAME_PATTERN,
     Card,
     Status,
-    max_cards,
     next_in_play,
+    sides_left,
 )
 from engine.records import Move, PlayerRow, RoundRecord
+from engine.rules import CLASSIC, CardKind, Rules
 from engine.serialise import GameParts, dump_game, parse_game
-from engine.sets import exists
 
 __all__ = ["Game", "Move", "PlayerRow", "RoundRecord", "Status"]
 
@@ -59,6 +65,8 @@ class Game:
 
     __slots__ = (
         "_cards",
+        "_check",
+        "_common",
         "_current",
         "_hands",
         "_history",
@@ -68,20 +76,30 @@ class Game:
         "_next",
         "_seed",
         "_seed_source",
+        "_table",
         "admin",
         "ai_agents",
         "auto_start",
-        "chosen_max_cards",
         "max_cards",
         "nicknames",
         "public",
         "ready",
         "round_number",
+        "rules",
         "status",
+        "teams",
     )
 
-    def __init__(self, seed_source: SeedSource | None = None) -> None:
+    def __init__(self, seed_source: SeedSource | None = None, rules: Rules = CLASSIC) -> None:
         self._seed_source: SeedSource = seed_source or random_seed
+        self.rules = rules
+        """The rules (deck, jokers, blanks, common cards, maximum, start): the admin may
+        change them in the lobby (:meth:`set_rules`)."""
+        self._table = rules.table
+        self._check = rules.check
+        self.teams: list[int | None] = []
+        """Each player's team (None: on their own), in list order."""
+        self._common: tuple[int, ...] = ()
         self.status = Status.NOT_STARTED
         self.admin: str | None = None
         self.public = False
@@ -93,8 +111,6 @@ class Game:
         """Humans who said they are ready, in join order (the lobby only)."""
         self.auto_start = False
         """Whether the game starts by itself once every human is ready (and two are seated)."""
-        self.chosen_max_cards: int | None = None
-        """The admin's maximum of cards (None: the rule's), capped again at the start."""
         self._cards: list[int] = []
         self._hands: list[tuple[int, ...]] = _NO_HANDS
         self._mask = 0
@@ -112,11 +128,18 @@ class Game:
         return len(self.nicknames)
 
     @property
+    def chosen_max_cards(self) -> int | None:
+        """The admin's maximum of cards (None: the rule's), capped again at the start."""
+        return self.rules.max_cards or None
+
+    @property
     def players(self) -> tuple[PlayerRow, ...]:
         """The player list: join order in the lobby, seating order once started."""
         return tuple(
-            PlayerRow(n, c, a)
-            for n, c, a in zip(self.nicknames, self._cards, self.ai_agents, strict=True)
+            PlayerRow(n, c, a, t)
+            for n, c, a, t in zip(
+                self.nicknames, self._cards, self.ai_agents, self.teams, strict=True
+            )
         )
 
     @property
@@ -161,9 +184,33 @@ class Game:
 
     @property
     def winner(self) -> str | None:
+        """The first player still holding cards once the game is over (with teams, one of
+        the winning team: see :attr:`winners`)."""
         if self.status is not Status.FINISHED:
             return None
         return next(n for n, c in zip(self.nicknames, self._cards, strict=True) if c)
+
+    @property
+    def winners(self) -> list[str]:
+        """Everyone still holding cards once the game is over: the last player, or the
+        last team standing."""
+        if self.status is not Status.FINISHED:
+            return []
+        return [n for n, c in zip(self.nicknames, self._cards, strict=True) if c]
+
+    @property
+    def common_indices(self) -> tuple[int, ...]:
+        """The current round's common cards, face up for everyone (deck indices)."""
+        return self._common
+
+    def team_of(self, nickname: str) -> int | None:
+        return self.teams[self.seat_of(nickname)]
+
+    def sees_hand_of(self, viewer: str, seat: int) -> bool:
+        """Whether ``viewer`` may see the hand of ``seat``: their own, or a team-mate's."""
+        mine = self.seat_of(viewer)
+        team = self.teams[mine]
+        return seat == mine or (team is not None and self.teams[seat] == team)
 
     def n_cards(self, nickname: str) -> int:
         return self._cards[self.seat_of(nickname)]
@@ -185,11 +232,16 @@ class Game:
         raise errors.UnknownPlayer(f"No player called {name!r} in this game")
 
     def hand(self, nickname: str) -> tuple[Card, ...]:
-        """The cards ``nickname`` holds in the current round (empty outside a round)."""
+        """The cards ``nickname`` holds in the current round (empty outside a round), for
+        the classic deck (see :meth:`hand_dicts` for any deck)."""
         seat = self.seat_of(nickname)
         if seat >= len(self._hands):
             return ()
         return tuple(DECK[i] for i in self._hands[seat])
+
+    def hand_dicts(self, seat: int) -> list[dict[str, int]]:
+        """The cards ``seat`` holds, as the API shows cards (any deck, jokers and blanks)."""
+        return [self.rules.card_dict(i) for i in self.hand_indices(seat)]
 
     def hand_indices(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds in the current round, as sorted deck indices (value * 4 +
@@ -215,9 +267,9 @@ class Game:
         check once there is a bet. Empty when nobody is to move."""
         if self.status is not Status.RUNNING:
             return []
-        actions = list(range(self._min_bet, N_BETS))
+        actions = list(range(self._min_bet, self._check))
         if self._min_bet:
-            actions.append(CHECK)
+            actions.append(self._check)
         return actions
 
     def check_running(self) -> None:
@@ -231,9 +283,9 @@ class Game:
         """Whether :meth:`apply` would accept ``action_id`` now (False for a non-int)."""
         if self.status is not Status.RUNNING or type(action_id) is not int:
             return False
-        if action_id == CHECK:
+        if action_id == self._check:
             return self._min_bet > 0
-        return self._min_bet <= action_id < N_BETS
+        return self._min_bet <= action_id < self._check
 
     # ------------------------------------------------------------------ the lobby
 
@@ -244,9 +296,11 @@ class Game:
         if len(self.nicknames) >= MAX_PLAYERS:
             raise errors.RoomFull
 
-    def join(self, nickname: str, ai_agent: str | None = None) -> int:
-        """Add a player; the first to join is the admin. Returns their position."""
+    def join(self, nickname: str, ai_agent: str | None = None, team: int | None = None) -> int:
+        """Add a player (in ``team``, or on their own); the first to join is the admin.
+        Returns their position."""
         self.check_seat_free()
+        _check_team(team)
         if ai_agent is not None and self.admin is None:
             # An AI is seated by a human admin; it can never be (or inherit) the admin.
             raise errors.NotAdmin("An AI player joins only when a game's admin invites it")
@@ -258,6 +312,7 @@ class Game:
             raise errors.NicknameTaken
         self.nicknames.append(nickname)
         self.ai_agents.append(ai_agent)
+        self.teams.append(team)
         self._cards.append(0)
         if self.admin is None:
             self.admin = nickname
@@ -313,7 +368,7 @@ class Game:
             humans = self.humans
             self.admin = humans[0] if humans else None
         if self.admin is None:
-            self.nicknames, self.ai_agents, self._cards = [], [], []
+            self.nicknames, self.ai_agents, self._cards, self.teams = [], [], [], []
             self.ready, self.public, self.auto_start = [], False, False
         self._maybe_start()
 
@@ -329,7 +384,7 @@ class Game:
 
     def _drop(self, nickname: str) -> None:
         seat = self.seat_of(nickname)
-        del self.nicknames[seat], self.ai_agents[seat], self._cards[seat]
+        del self.nicknames[seat], self.ai_agents[seat], self._cards[seat], self.teams[seat]
         if nickname in self.ready:
             self.ready.remove(nickname)
 
@@ -359,9 +414,45 @@ class Game:
         return True
 
     def max_cards_allowed(self) -> int:
-        """The highest maximum of cards the admin may choose now: the rule's maximum for
-        the players seated (counting at least two)."""
-        return max_cards(max(self.n_players, MIN_PLAYERS))
+        """The highest maximum of cards the admin may choose now: the rules' maximum for
+        the players seated (counting at least two), without a preference."""
+        return self.rules.but(max_cards=0).max_cards_for(max(self.n_players, MIN_PLAYERS))
+
+    def set_rules(self, rules: Rules, by: str | None = None) -> bool:
+        """The admin changes the rules before the start. Returns whether they changed;
+        a change makes every human unready (they agreed to other rules)."""
+        self._check_lobby("Cannot change rules after the game has started")
+        self._check_admin(by)
+        if rules == self.rules:
+            return False
+        self._set_rules(rules)
+        self.ready = []
+        return True
+
+    def _set_rules(self, rules: Rules) -> None:
+        self.rules = rules
+        self._table = rules.table
+        self._check = rules.check
+
+    def set_team(self, nickname: str, team: int | None, by: str | None = None) -> bool:
+        """Move ``nickname`` to ``team`` (None: on their own) before the start: the admin
+        moves anyone, a player only themselves. Returns whether it changed; a change makes
+        every human unready."""
+        self._check_lobby()
+        _check_team(team)
+        seat = self.seat_of(nickname)
+        if by is not None and by != nickname:
+            self._check_admin(by)
+        if self.teams[seat] == team:
+            return False
+        self.teams[seat] = team
+        self.ready = []
+        return True
+
+    @property
+    def n_sides(self) -> int:
+        """How many sides are seated: teams, and players on their own."""
+        return sides_left(self.teams, [1] * len(self.teams))
 
     def set_max_cards(self, limit: int, by: str | None = None) -> bool:
         """The admin chooses the maximum of cards, 1 to :meth:`max_cards_allowed`. At the
@@ -377,14 +468,19 @@ class Game:
             )
         if self.chosen_max_cards == limit:
             return False
-        self.chosen_max_cards = limit
+        self._set_rules(self.rules.but(max_cards=limit))
         return True
 
     @property
     def everyone_ready(self) -> bool:
-        """Whether at least two are seated and every human among them is ready."""
+        """Whether at least two sides are seated and every human among them is ready."""
         humans = len(self.humans)
-        return self.n_players >= MIN_PLAYERS and humans > 0 and len(self.ready) == humans
+        return (
+            self.n_players >= MIN_PLAYERS
+            and self.n_sides > 1
+            and humans > 0
+            and len(self.ready) == humans
+        )
 
     def _maybe_start(self) -> None:
         if self.auto_start and self.status is Status.NOT_STARTED and self.everyone_ready:
@@ -416,14 +512,26 @@ class Game:
         n = len(self.nicknames)
         if n < MIN_PLAYERS:
             raise errors.TooFewPlayers
+        if self.n_sides < 2:
+            raise errors.OneTeam
+        rules = self.rules
+        top = rules.max_cards_for(n)
+        if top < 1:
+            raise errors.InvalidRules(f"These rules leave no card to deal to {n} players")
+        starting = rules.starting_cards(self.nicknames, top, 0)  # refuses before any change
         seed = self._seed_source()
-        order = seating_order(seed, n)
+        if any(team is not None for team in self.teams):
+            order = team_seating(seed, self.teams)
+        else:
+            order = seating_order(seed, n)
         self.nicknames = [self.nicknames[i] for i in order]
         self.ai_agents = [self.ai_agents[i] for i in order]
-        self._cards = [1] * n
+        self.teams = [self.teams[i] for i in order]
+        starting = rules.starting_cards(self.nicknames, top, initial_cards_draw(seed))
+        self._cards = starting
         self._n_active = n
         self._next = [(seat + 1) % n for seat in range(n)]
-        self.max_cards = min(max_cards(n), self.chosen_max_cards or N_CARDS)
+        self.max_cards = top
         self.ready = []
         self.public = False
         self.status = Status.RUNNING
@@ -433,7 +541,14 @@ class Game:
     def _begin_round(self, first_seat: int, seed: bytes) -> None:
         self.round_number += 1
         self._seed = seed
-        self._hands, self._mask = deal_hands(seed, self._cards)
+        rules = self.rules
+        if rules.is_classic:
+            self._hands, _ = deal_round(seed, self._cards)
+            self._mask = pool_mask(self._hands)
+        else:
+            common = rules.common_count(self._cards)
+            self._hands, self._common = deal_round(seed, self._cards, common, rules.total_cards)
+            self._mask = pool_mask([*self._hands, self._common], rules.deck_size)
         self._history = []
         self._min_bet = 0
         self._current = first_seat
@@ -459,10 +574,11 @@ class Game:
             if by not in self.nicknames:
                 raise errors.UnknownPlayer
             raise errors.NotYourTurn
-        if type(action_id) is not int or not 0 <= action_id <= CHECK:
-            raise errors.InvalidAction
+        check = self._check
+        if type(action_id) is not int or not 0 <= action_id <= check:
+            raise errors.InvalidAction(f"Action ID must be an integer between 0 and {check}")
         min_bet = self._min_bet
-        if action_id < CHECK:
+        if action_id < check:
             if action_id < min_bet:
                 raise errors.IllegalAction
             self._history.append((current, action_id))
@@ -475,9 +591,24 @@ class Game:
 
     def _resolve_check(self, checker: int) -> RoundRecord:
         bettor, bet = self._history[-1]
-        loser = checker if exists(bet, self._mask) else bettor
-        self._history.append((checker, CHECK))
+        table = self._table
+        if self.rules.jokers:
+            found = table.exists_with(bet, self._mask, self.usable_jokers(bettor))
+        else:
+            found = table.predicates[bet](self._mask)
+        loser = checker if found else bettor
+        self._history.append((checker, self._check))
         return self._lose_round(loser)
+
+    def usable_jokers(self, bettor: int) -> int:
+        """The jokers a bet by ``bettor`` may count: those in their own hand and among the
+        common cards (an opponent's jokers never help the bettor)."""
+        rules = self.rules
+        return sum(
+            1
+            for card in (*self._hands[bettor], *self._common)
+            if rules.kind_of(card) is CardKind.JOKER
+        )
 
     def time_out(self) -> RoundRecord:
         """The player to move let their time run out: they lose the round, exactly as if
@@ -511,14 +642,16 @@ class Game:
         """Close the round with the loser's 89 event (their card count already updated),
         then finish the game or deal the next round, begun by ``first`` (a seat that the
         next-player table of the round just ended holds; re-resolved if it is now out)."""
-        self._history.append((loser, LOST_ROUND))
+        self._history.append((loser, self._check + 1))
         seed = self._seed
         assert seed is not None
         self._current = None
         if eliminated:
             self._n_active -= 1
             self._rebuild_next()
-        ended = self._n_active == 1
+        ended = self._n_active == 1 or (
+            self._n_active > 1 and sides_left(self.teams, self._cards) == 1
+        )
         record = RoundRecord(
             self.round_number,
             tuple(self.nicknames),
@@ -530,6 +663,9 @@ class Game:
             loser,
             self.max_cards,
             ended,
+            self._common,
+            self.rules,
+            tuple(self.teams),
         )
         if ended:
             # The final round stays as it ended: every hand shown, no new deal.
@@ -586,22 +722,25 @@ class Game:
             self._current,
             list(self.ready),
             self.auto_start,
-            self.chosen_max_cards,
+            self.rules,
+            list(self.teams),
+            self._common,
         )
 
     @classmethod
     def restore(cls, parts: GameParts, seed_source: SeedSource | None = None) -> Game:
         """The game ``parts`` describe (checked already: see engine.serialise.parse_game)."""
-        game = cls(seed_source)
+        game = cls(seed_source, parts.rules)
         game.status, game.admin, game.public = parts.status, parts.admin, parts.public
         game.max_cards, game.round_number = parts.max_cards, parts.round_number
         game.nicknames, game.ai_agents = list(parts.nicknames), list(parts.ai_agents)
         game.ready, game.auto_start = list(parts.ready), parts.auto_start
-        game.chosen_max_cards = parts.chosen_max_cards
+        game.teams = list(parts.teams)
         game._cards = list(parts.cards)
         if parts.status is Status.NOT_STARTED:
             return game
         game._seed, game._hands, game._mask = parts.seed, list(parts.hands), parts.mask
+        game._common = parts.common
         game._history = list(parts.history)
         game._n_active = sum(1 for c in game._cards if c)
         if game._n_active:
@@ -625,3 +764,11 @@ class Game:
             f"<Game {self.status.value} round={self.round_number} "
             f"players={self.nicknames} turn={self.current_player}>"
         )
+
+
+MAX_TEAM: Final = 8
+
+
+def _check_team(team: int | None) -> None:
+    if team is not None and (type(team) is not int or not 1 <= team <= MAX_TEAM):
+        raise errors.InvalidTeam(f"A team is a number between 1 and {MAX_TEAM}")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from engine.dealing import commitment
-from engine.facts import CHECK, DECK, Card, Status
+from engine.facts import DECK, Card, Status
+from engine.rules import CLASSIC, Rules
 from engine.serialise import parse_round
 
 
@@ -26,17 +27,24 @@ class PlayerRow(NamedTuple):
     nickname: str
     n_cards: int
     ai_agent: str | None = None
+    team: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         row: dict[str, Any] = {"nickname": self.nickname, "n_cards": self.n_cards}
         if self.ai_agent is not None:
             row["ai_agent"] = self.ai_agent
+        if self.team is not None:
+            row["team"] = self.team
         return row
 
 
-def _hand_dicts(nicknames: tuple[str, ...] | list[str], hands: list[tuple[int, ...]]) -> list[Any]:
+def hand_dicts(
+    nicknames: tuple[str, ...] | list[str], hands: list[tuple[int, ...]], rules: Rules
+) -> list[Any]:
+    """The API's ``hands`` list: one entry per player holding cards."""
+    card = rules.card_dict
     return [
-        {"nickname": nick, "hand": [DECK[i].to_dict() for i in hand]}
+        {"nickname": nick, "hand": [card(i) for i in hand]}
         for nick, hand in zip(nicknames, hands, strict=True)
         if hand
     ]
@@ -61,6 +69,9 @@ class RoundRecord(NamedTuple):
     loser_seat: int
     max_cards: int
     ended_game: bool
+    common: tuple[int, ...] = ()
+    rules: Rules = CLASSIC
+    teams: tuple[int | None, ...] = ()
 
     @property
     def loser(self) -> str:
@@ -68,13 +79,15 @@ class RoundRecord(NamedTuple):
 
     @property
     def players(self) -> tuple[PlayerRow, ...]:
+        teams = self.teams or (None,) * len(self.nicknames)
         return tuple(
-            PlayerRow(n, c, a)
-            for n, c, a in zip(self.nicknames, self.n_cards, self.ai_agents, strict=True)
+            PlayerRow(n, c, a, t)
+            for n, c, a, t in zip(self.nicknames, self.n_cards, self.ai_agents, teams, strict=True)
         )
 
     @property
     def hands(self) -> dict[str, tuple[Card, ...]]:
+        """Each hand as classic cards (see :meth:`to_dict` for any deck)."""
         return {
             nick: tuple(DECK[i] for i in hand)
             for nick, hand in zip(self.nicknames, self.hand_indices, strict=True)
@@ -88,7 +101,7 @@ class RoundRecord(NamedTuple):
     @property
     def forfeited(self) -> bool:
         """Whether the round ended because its loser forfeited (see :meth:`Game.forfeit`)."""
-        return len(self.seats_history) < 2 or self.seats_history[-2][1] != CHECK
+        return len(self.seats_history) < 2 or self.seats_history[-2][1] != self.rules.check
 
     @property
     def checked_bet(self) -> int | None:
@@ -106,7 +119,9 @@ class RoundRecord(NamedTuple):
             "round_number": self.number,
             "max_cards": self.max_cards,
             "players": [p.to_dict() for p in self.players],
-            "hands": _hand_dicts(self.nicknames, self.hand_indices),
+            "hands": hand_dicts(self.nicknames, self.hand_indices, self.rules),
+            "common_hand": [self.rules.card_dict(i) for i in self.common],
+            "rules": self.rules.to_dict(),
             "cp_nickname": None,
             "history": [m.to_dict() for m in self.history],
             "commitment": self.commitment,

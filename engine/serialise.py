@@ -17,22 +17,18 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from engine.dealing import SEED_BYTES, deal_hands
-from engine.errors import InvalidState
+from engine.dealing import SEED_BYTES, deal_round, pool_mask
+from engine.errors import InvalidRules, InvalidState
 from engine.facts import (
     AI_NICKNAME_PATTERN,
-    CHECK,
-    LOST_ROUND,
     MAX_PLAYERS,
     MIN_PLAYERS,
-    N_BETS,
-    N_CARDS,
     NICKNAME_PATTERN,
     Status,
-    max_cards,
     next_in_play,
+    sides_left,
 )
-from engine.sets import exists
+from engine.rules import CLASSIC, MAX_HAND, CardKind, Rules
 
 FORMAT: Final = 1
 
@@ -65,12 +61,14 @@ class GameParts(NamedTuple):
     current: int | None
     ready: list[str]
     auto_start: bool
-    chosen_max_cards: int | None
+    rules: Rules
+    teams: list[int | None]
+    common: tuple[int, ...]
 
 
 def dump_game(parts: GameParts) -> dict[str, Any]:
     """The stored form of a game, secrets included: for stores only."""
-    return {
+    stored: dict[str, Any] = {
         "format": FORMAT,
         "status": parts.status.value,
         "admin": parts.admin,
@@ -78,8 +76,10 @@ def dump_game(parts: GameParts) -> dict[str, Any]:
         "max_cards": parts.max_cards,
         "round_number": parts.round_number,
         "players": [
-            _player_row(nick, n, agent)
-            for nick, n, agent in zip(parts.nicknames, parts.cards, parts.ai_agents, strict=True)
+            _player_row(nick, n, agent, team)
+            for nick, n, agent, team in zip(
+                parts.nicknames, parts.cards, parts.ai_agents, parts.teams, strict=True
+            )
         ],
         "hands": [list(hand) for hand in parts.hands],
         "seed": None if parts.seed is None else parts.seed.hex(),
@@ -87,15 +87,46 @@ def dump_game(parts: GameParts) -> dict[str, Any]:
         "current": parts.current,
         "ready": list(parts.ready),
         "auto_start": parts.auto_start,
-        "chosen_max_cards": parts.chosen_max_cards,
+        "chosen_max_cards": parts.rules.max_cards or None,
     }
+    if parts.rules.but(max_cards=0) != CLASSIC:  # a classic game is stored as it always was
+        stored["rules"] = parts.rules.to_dict()
+        stored["common"] = list(parts.common)
+    return stored
 
 
-def _player_row(nickname: str, n_cards: int, ai_agent: str | None) -> dict[str, Any]:
+def _player_row(
+    nickname: str, n_cards: int, ai_agent: str | None, team: int | None
+) -> dict[str, Any]:
     row: dict[str, Any] = {"nickname": nickname, "n_cards": n_cards}
     if ai_agent is not None:
         row["ai_agent"] = ai_agent
+    if team is not None:
+        row["team"] = team
     return row
+
+
+def _rules(data: dict[str, Any]) -> Rules:
+    """The game's rules (games stored before rules: the classic game, with the maximum of
+    cards the admin chose, if any)."""
+    raw = data.get("rules")
+    try:
+        if raw is None:
+            chosen = data.get("chosen_max_cards")
+            _require(chosen is None or _is_int(chosen), "bad chosen_max_cards")
+            _require(chosen is None or 1 <= chosen <= MAX_HAND, "bad chosen_max_cards")
+            return CLASSIC if chosen is None else Rules(max_cards=chosen)
+        _require(isinstance(raw, dict), "rules must be an object")
+        return Rules.from_dict(raw)
+    except InvalidRules as error:
+        raise InvalidState(f"Invalid game state: {error.message}") from None
+
+
+def _teams(data: dict[str, Any]) -> list[int | None]:
+    teams = [row.get("team") if isinstance(row, dict) else None for row in data["players"]]
+    ok = all(t is None or (_is_int(t) and 1 <= t <= MAX_PLAYERS) for t in teams)
+    _require(ok, "a team is a number between 1 and 8")
+    return teams
 
 
 def _players(data: dict[str, Any]) -> tuple[list[str], list[int], list[str | None]]:
@@ -131,21 +162,29 @@ def _seed(value: Any) -> bytes:
     return seed
 
 
-def _hands(value: Any, n_players: int, seed: bytes) -> tuple[list[tuple[int, ...]], int]:
+def _pile(value: Any, total: int) -> tuple[int, ...]:
+    _require(isinstance(value, list), "a hand must be a list")
+    _require(all(_is_int(c) and 0 <= c < total for c in value), f"cards are 0..{total - 1}")
+    return tuple(value)
+
+
+def _hands(
+    value: Any, n_players: int, seed: bytes, rules: Rules, common: Any = ()
+) -> tuple[list[tuple[int, ...]], tuple[int, ...], int]:
+    """The hands and common cards, checked against what the round's seed deals."""
+    total = rules.total_cards
     _require(isinstance(value, list) and len(value) == n_players, "one hand per player")
-    hands: list[tuple[int, ...]] = []
-    for hand in value:
-        _require(isinstance(hand, list), "a hand must be a list")
-        _require(all(_is_int(c) and 0 <= c < N_CARDS for c in hand), "cards are 0..23")
-        hands.append(tuple(hand))
+    hands = [_pile(hand, total) for hand in value]
+    shared = _pile(list(common) if isinstance(common, (list, tuple)) else common, total)
     sizes = [len(h) for h in hands]
-    _require(sum(sizes) <= N_CARDS, "more cards than the deck holds")
-    dealt, mask = deal_hands(seed, sizes)
-    _require(dealt == hands, "the hands are not what the round's seed deals")
-    return hands, mask
+    _require(sum(sizes) + len(shared) <= total, "more cards than the deck holds")
+    _require(len(shared) == rules.common_count(sizes), "the wrong number of common cards")
+    dealt, dealt_common = deal_round(seed, sizes, len(shared), total)
+    _require(dealt == hands and dealt_common == shared, "not what the round's seed deals")
+    return hands, shared, pool_mask([*hands, shared], rules.deck_size)
 
 
-def _history(value: Any, n_players: int) -> list[tuple[int, int]]:
+def _history(value: Any, n_players: int, rules: Rules) -> list[tuple[int, int]]:
     _require(isinstance(value, list), "history must be a list")
     history: list[tuple[int, int]] = []
     for entry in value:
@@ -153,16 +192,17 @@ def _history(value: Any, n_players: int) -> list[tuple[int, int]]:
         _require(ok, "history entries are [seat, action_id]")
         seat, action = entry
         _require(0 <= seat < n_players, "history names a seat that does not exist")
-        _require(0 <= action <= LOST_ROUND, "history holds an action id outside 0..89")
+        lost = rules.lost_round
+        _require(0 <= action <= lost, f"history holds an action id outside 0..{lost}")
         history.append((seat, action))
     return history
 
 
-def _check_bets(bets: list[tuple[int, int]], active: list[int]) -> None:
+def _check_bets(bets: list[tuple[int, int]], active: list[int], rules: Rules) -> None:
     """Bets strictly rise, and each is made by the next player in the round's seating."""
     previous = -1
     for i, (seat, action) in enumerate(bets):
-        _require(action < N_BETS, "only bets may come before the check")
+        _require(action < rules.n_bets, "only bets may come before the check")
         _require(action > previous, "bets must strictly rise within a round")
         previous = action
         if i:
@@ -173,38 +213,48 @@ def _check_bets(bets: list[tuple[int, int]], active: list[int]) -> None:
 
 def _lobby_choices(
     data: dict[str, Any], nicknames: list[str], agents: list[str | None]
-) -> tuple[list[str], bool, int | None]:
-    """Readiness, auto start and the chosen maximum (absent from games stored before them)."""
-    ready, auto, chosen = (
-        data.get("ready", []),
-        data.get("auto_start", False),
-        data.get("chosen_max_cards"),
-    )
+) -> tuple[list[str], bool]:
+    """Readiness and auto start (absent from games stored before them)."""
+    ready, auto = data.get("ready", []), data.get("auto_start", False)
     _require(isinstance(ready, list), "ready must be a list")
     humans = [n for n, a in zip(nicknames, agents, strict=True) if a is None]
     _require(all(r in humans for r in ready), "only seated humans can be ready")
     _require(ready == [n for n in humans if n in ready], "ready lists humans once, in seat order")
     _require(isinstance(auto, bool), "auto_start must be true or false")
-    top = max_cards(MIN_PLAYERS)
-    _require(chosen is None or (_is_int(chosen) and 1 <= chosen <= top), "bad chosen_max_cards")
-    return list(ready), auto, chosen
+    return list(ready), auto
 
 
-def _check_round_end(history: list[tuple[int, int]], before: list[int], mask: int) -> bool:
+class _Deal(NamedTuple):
+    """A round's cards as dealt: the hands, the common cards, the deck's cards among them."""
+
+    hands: list[tuple[int, ...]]
+    common: tuple[int, ...]
+    mask: int
+
+
+def _check_round_end(
+    history: list[tuple[int, int]], before: list[int], deal: _Deal, rules: Rules
+) -> bool:
     """A finished round's history: bets, then a check lost by whoever the cards say, or a
-    forfeit (see Game.forfeit), then the loser's 89. Returns whether a check ended it."""
-    _require(len(history) >= 1 and history[-1][1] == LOST_ROUND, "a finished round has a loser")
+    forfeit (see Game.forfeit), then the loser's lost-round event. Returns whether a check
+    ended it."""
+    lost = rules.lost_round
+    _require(len(history) >= 1 and history[-1][1] == lost, "a finished round has a loser")
     loser = history[-1][0]
     _require(before[loser] > 0, "the loser was in the round")
-    if len(history) >= 3 and history[-2][1] == CHECK:
+    if len(history) >= 3 and history[-2][1] == rules.check:
         checker = history[-2][0]
         bets = history[:-2]
-        _check_bets(bets, before)
+        _check_bets(bets, before, rules)
         bettor, bet = bets[-1]
         _require(checker == next_in_play(before, bettor), "the check came out of turn")
-        _require(loser == (checker if exists(bet, mask) else bettor), "the wrong player lost")
+        jokers = sum(
+            1 for c in (*deal.hands[bettor], *deal.common) if rules.kind_of(c) is CardKind.JOKER
+        )
+        found = rules.table.exists_with(bet, deal.mask, jokers)
+        _require(loser == (checker if found else bettor), "the wrong player lost")
         return True
-    _check_bets(history[:-1], before)  # a forfeit: only rising bets before it
+    _check_bets(history[:-1], before, rules)  # a forfeit: only rising bets before it
     return False
 
 
@@ -218,6 +268,8 @@ def parse_game(data: Any) -> GameParts:
     except ValueError:
         raise InvalidState(f"Invalid game state: unknown status {data.get('status')!r}") from None
     nicknames, cards, agents = _players(data)
+    teams = _teams(data)
+    rules = _rules(data)
     n = len(nicknames)
     admin, public = data.get("admin"), data.get("public")
     rnd, top = data.get("round_number"), data.get("max_cards")
@@ -225,59 +277,62 @@ def parse_game(data: Any) -> GameParts:
     _require(_is_int(rnd) and _is_int(top), "round_number and max_cards must be integers")
     _require((admin is None) == (n == 0), "a game with players has an admin, and only then")
     _require(admin is None or admin in nicknames, "the admin must be a player")
-    history = _history(data.get("history"), n)
+    history = _history(data.get("history"), n, rules)
     current = data.get("current")
-    ready, auto_start, chosen = _lobby_choices(data, nicknames, agents)
+    ready, auto_start = _lobby_choices(data, nicknames, agents)
 
-    def parts(hands: list[tuple[int, ...]], mask: int, seed: bytes | None) -> GameParts:
+    def parts(deal: _Deal, seed: bytes | None) -> GameParts:
         return GameParts(
-            status, admin, public, top, rnd, nicknames, agents, cards, hands, mask, seed,
-            history, current, ready, auto_start, chosen,
+            status, admin, public, top, rnd, nicknames, agents, cards, deal.hands, deal.mask,
+            seed, history, current, ready, auto_start, rules, teams, deal.common,
         )  # fmt: skip
 
     if status is Status.NOT_STARTED:
         _require(rnd == 0 and top == 0, "a game not started has no round and no maximum")
         _require(not any(cards), "nobody holds cards before the start")
         _require(data.get("hands") in ([], None) and data.get("seed") is None, "no deal yet")
+        _require(not data.get("common"), "no common cards before the start")
         _require(not history and current is None, "no moves before the start")
-        return parts([], 0, None)
+        return parts(_Deal([], (), 0), None)
 
     _require(n >= MIN_PLAYERS, "a started game has at least two players")
     _require(not ready, "nobody is marked ready once the game has started")
-    _require(
-        top == min(max_cards(n), chosen or N_CARDS),
-        f"max_cards must be {max_cards(n)} or the choice",
-    )
+    expected_top = rules.max_cards_for(n)
+    rule_top = rules.but(max_cards=0).max_cards_for(n)
+    _require(top == expected_top, f"max_cards must be {rule_top} or the choice")
     _require(rnd >= 1, "a started game is in round 1 or later")
     _require(not public, "a started game is private")
     _require(all(c <= top for c in cards), "nobody holds more than the maximum")
     seed = _seed(data.get("seed"))
-    hands, mask = _hands(data.get("hands"), n, seed)
-    active = sum(1 for c in cards if c)
+    deal = _Deal(*_hands(data.get("hands"), n, seed, rules, data.get("common") or ()))
+    sides = sides_left(teams, cards)
 
     if status is Status.RUNNING:
-        _require(active >= 2, "a running game has at least two players left")
-        _require([len(h) for h in hands] == cards, "each player holds as many cards as counted")
-        _check_bets(history, cards)
+        _require(sides >= 2, "a running game has at least two players left (two sides)")
+        _require(
+            [len(h) for h in deal.hands] == cards, "each player holds as many cards as counted"
+        )
+        _check_bets(history, cards, rules)
         _require(_is_int(current) and 0 <= current < n and cards[current] > 0, "bad current")
         if history:
             expected = next_in_play(cards, history[-1][0])
             _require(current == expected, "the current player must follow the last bettor")
-        return parts(hands, mask, seed)
+        return parts(deal, seed)
 
     # Finished: the final round as it ended, by a check or by a forfeit.
-    _require(active == 1, "a finished game has exactly one player left")
+    _require(sides == 1, "a finished game has exactly one player left (or one team)")
     _require(current is None, "nobody moves in a finished game")
-    _require(len(history) >= 1 and history[-1][1] == LOST_ROUND, "the final round has a loser")
+    lost = rules.lost_round
+    _require(len(history) >= 1 and history[-1][1] == lost, "the final round has a loser")
     loser = history[-1][0]
-    before = [len(h) for h in hands]
+    before = [len(h) for h in deal.hands]
     _require(cards[loser] == 0 and before[loser] > 0, "the final loser left the game")
     for seat in range(n):
         if seat != loser:
             _require(cards[seat] == before[seat], "only the loser's count changes")
-    if _check_round_end(history, before, mask):
+    if _check_round_end(history, before, deal, rules):
         _require(before[loser] == top, "the final loser went over the maximum")
-    return parts(hands, mask, seed)
+    return parts(deal, seed)
 
 
 RoundParts = tuple[
@@ -291,6 +346,9 @@ RoundParts = tuple[
     int,
     int,
     bool,
+    tuple[int, ...],
+    Rules,
+    tuple["int | None", ...],
 ]
 """A finished round's fields, in the order :class:`~engine.records.RoundRecord` takes them."""
 
@@ -299,12 +357,15 @@ def parse_round(data: Any) -> RoundParts:
     """A finished round's fields from its public dict, checked against its own seed."""
     _require(isinstance(data, dict), "expected an object")
     nicknames, before, agents = _players(data)
+    teams = _teams(data)
+    rules = _rules(data)
     n = len(nicknames)
     seed = _seed(data.get("seed"))
-    hands, mask = _hands(
-        [[c["value"] * 4 + c["colour"] for c in h] for h in _hand_lists(data, nicknames)], n, seed
-    )
-    _require([len(h) for h in hands] == before, "each player holds as many cards as counted")
+    lists = _hand_lists(data, nicknames)
+    common_raw = data.get("common_hand") or []
+    _require(isinstance(common_raw, list), "common_hand must be a list")
+    deal = _shown_deal(seed, lists, common_raw, rules)
+    _require([len(h) for h in deal.hands] == before, "each player holds as many cards as counted")
     seat_of = {nick: i for i, nick in enumerate(nicknames)}
     raw_history = data.get("history")
     _require(isinstance(raw_history, list), "history must be a list")
@@ -314,24 +375,43 @@ def parse_round(data: Any) -> RoundParts:
         ok = isinstance(move, dict) and isinstance(move.get("player"), str)
         _require(ok and move["player"] in seat_of, "bad history entry")
         action = move.get("action_id")
-        _require(_is_int(action) and 0 <= action <= LOST_ROUND, "bad action id in history")
+        lost = rules.lost_round
+        _require(_is_int(action) and 0 <= action <= lost, "bad action id in history")
         history.append((seat_of[move["player"]], action))
-    _check_round_end(history, before, mask)
+    _check_round_end(history, before, deal, rules)
     number, top = data.get("round_number"), data.get("max_cards")
     _require(_is_int(number) and number >= 1, "bad round number")
-    _require(_is_int(top) and n >= MIN_PLAYERS and 1 <= top <= max_cards(n), "bad max_cards")
+    _require(n >= MIN_PLAYERS, "a round has at least two players")
+    _require(_is_int(top) and 1 <= top <= rules.max_cards_for(n), "bad max_cards")
     return (
         number,
         tuple(nicknames),
         tuple(before),
         tuple(agents),
-        hands,
+        deal.hands,
         history,
         seed,
         history[-1][0],
         top,
         data.get("status") == Status.FINISHED.value,
+        deal.common,
+        rules,
+        tuple(teams),
     )
+
+
+def _shown_deal(seed: bytes, hands: list[list[Any]], common: list[Any], rules: Rules) -> _Deal:
+    """The deal a round's public record shows, checked card by card against what its seed
+    deals (jokers look alike, so the record is compared as shown, not as deck indices)."""
+    sizes = [len(h) for h in hands]
+    total = rules.total_cards
+    _require(sum(sizes) + len(common) <= total, "more cards than the deck holds")
+    _require(len(common) == rules.common_count(sizes), "the wrong number of common cards")
+    dealt, dealt_common = deal_round(seed, sizes, len(common), total)
+    card = rules.card_dict
+    shown = [[card(i) for i in pile] for pile in [*dealt, dealt_common]]
+    _require(shown == [*hands, common], "the hands are not what the round's seed deals")
+    return _Deal(dealt, dealt_common, pool_mask([*dealt, dealt_common], rules.deck_size))
 
 
 def _hand_lists(data: dict[str, Any], nicknames: list[str]) -> list[list[dict[str, int]]]:
@@ -349,7 +429,7 @@ def _hand_lists(data: dict[str, Any], nicknames: list[str]) -> list[list[dict[st
                 and _is_int(card.get("value"))
                 and _is_int(card.get("colour"))
             )
-            _require(good and 0 <= card["value"] < 6 and 0 <= card["colour"] < 4, "bad card")
+            _require(good, "bad card")
         by_nick[entry["nickname"]] = cards
     return [by_nick.get(nick, []) for nick in nicknames]
 

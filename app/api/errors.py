@@ -23,6 +23,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.GameAlreadyStarted: 403,
     rules.RoomFull: 403,
     rules.TooFewPlayers: 403,
+    rules.OneTeam: 403,
     service.CredentialsMissing: 401,
     rules.AlreadyOut: 409,
     service.TooManyReactions: 429,

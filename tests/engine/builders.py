@@ -30,6 +30,8 @@ VIEW_KEYS = {
     "players",
     "hands",
     "cp_nickname",
+    "common_hand",
+    "rules",
     "history",
     "commitment",
     "ready",

@@ -193,7 +193,7 @@ def assert_no_leak(game: Game) -> None:
             allowed = {viewer} if viewer is not None and game.hand(viewer) else set()
             assert set(shown) == allowed
         else:
-            assert extra == {"seed", "winner"}
+            assert extra == {"seed", "winner", "winners"}
             assert view["seed"] == seed.hex()
             allowed = {n for n in game.nicknames if game.hand(n)}
             assert set(shown) == allowed
