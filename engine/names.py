@@ -73,6 +73,7 @@ def _describe(char: str) -> str:
     """A refused character as a reader can tell it apart, even an invisible one."""
     code = f"U+{ord(char):04X}"
     label = unicodedata.name(char, "")
-    if char.isprintable() and not char.isspace() and label:
+    visible = char.isprintable() and not char.isspace() and unicodedata.category(char)[0] != "M"
+    if visible and label:
         return f"{char!r} ({code} {label})"
     return f"{code} {label}".rstrip() if label else code
