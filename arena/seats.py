@@ -26,7 +26,7 @@ from typing import Final
 
 from engine.facts import MAX_NICKNAME_LENGTH
 
-_NOT_NICKNAME: Final = re.compile(r"[^A-Za-z0-9_]+")
+_NOT_NICKNAME: Final = re.compile(r"[^A-Za-z0-9]+")
 
 
 def seat_assignment(n_agents: int, n_players: int, game_index: int) -> tuple[int, ...]:
@@ -48,8 +48,9 @@ def rotate(items: list[str] | tuple[str, ...], n_players: int, game_index: int) 
 def nickname(name: str, seat: int) -> str:
     """A valid nickname for ``seat`` (0-based) played by agent ``name``: ``<name>_<seat+1>``.
 
-    The name is reduced to letters, digits and underscores, starts with a letter and is
-    shortened so the whole fits in 32 characters. Seats make nicknames unique in a game.
+    The name is reduced to ASCII letters and digits with single underscores between them
+    (the nickname rule of engine/names.py), starts with a letter and is shortened so the
+    whole fits in the nickname length. Seats make nicknames unique in a game.
 
     >>> nickname("random", 0), nickname("lowest-bettor", 2), nickname("9lives", 1)
     ('random_1', 'lowest_bettor_3', 'bot_9lives_2')

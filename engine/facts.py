@@ -117,9 +117,15 @@ LOST_ROUND: Final = 89
 """The history event id meaning "this player lost the round". Never a legal action."""
 MAX_NICKNAME_LENGTH: Final = 64
 
-NICKNAME_PATTERN: Final = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,63}")
-"""A human nickname: starts with a letter, then letters, digits or underscores; 1..64 long
-(the established apps generate names of 33 characters and more)."""
+NICKNAME_PATTERN: Final = re.compile(
+    rf"(?=.{{1,{MAX_NICKNAME_LENGTH}}}\Z)[^\W\d_][^\W_]*(?:_[^\W_]+)*", re.DOTALL
+)
+"""A human nickname, as the service stores it (NFC-normalised): a Unicode letter first, then
+Unicode letters and digits, with single underscores between the parts (none leading, doubled
+or trailing); 1..64 characters (the established apps generate names of 33 characters and
+more, ``Inconceivable_Ichabodcraniosaurus``). Python's word characters stand for letters and
+digits here; engine/names.py holds the exact rule, with a reason for each refusal, and never
+accepts what this pattern refuses."""
 AI_NICKNAME_PATTERN: Final = re.compile(r"[A-Za-z][A-Za-z0-9]*(_[2-8])?_\(AI\)")
 """The nickname the service gives an AI player: ``Name_(AI)``, then ``Name_2_(AI)``, ..."""
 

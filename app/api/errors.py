@@ -1,5 +1,6 @@
 """Every error's HTTP status, decided here and nowhere else, and the handlers that send
-``{"error": <message>, "code": <code>}`` for each of them."""
+``{"error": <message>, "code": <code>}`` for each of them (and ``"reason"`` for a profane
+nickname, ``{"reason": "profanity", ...}``, as the newer established service answers it)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     service.GameNotFinished: 409,
     service.GameGone: 410,
     service.IdempotencyKeyReused: 422,
+    service.ProfaneNickname: 422,
     rules.InvalidState: 500,
 }
 """Statuses other than 400, the established answer to every other refusal."""
@@ -82,6 +84,10 @@ def install(app: FastAPI) -> None:
         if status >= 500:
             log.error("stored game failed validation", extra={"code": exc.code})
         response = error_response(status, exc.message, exc.code)
+        if isinstance(exc, service.ProfaneNickname):
+            response = JSONResponse(
+                {"reason": exc.reason, "error": exc.message, "code": exc.code}, status_code=status
+            )
         if status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
         if isinstance(exc, service.TooManyReactions):

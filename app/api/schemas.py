@@ -22,6 +22,14 @@ class ErrorBody(BaseModel):
     code: str = Field(description="A stable machine-readable code, e.g. `not_your_turn`.")
 
 
+class NicknameRefusedBody(ErrorBody):
+    reason: str | None = Field(
+        None,
+        description="`profanity` when a nickname is refused as profane (code"
+        " `profane_nickname`); absent for the other 422s.",
+    )
+
+
 class CreatedGame(BaseModel):
     game_uuid: str
 

@@ -119,3 +119,14 @@ class CannotReportSelf(ServiceError):
 class CannotReportAI(ServiceError):
     code = "cannot_report_ai"
     default_message = "AI players' nicknames are chosen by the service; there is nothing to report"
+
+
+class ProfaneNickname(ServiceError):
+    """A nickname the profanity filter (app/service/profanity.py) reads as rude, in any of its
+    languages or disguised (leetspeak, look-alike letters, underscores between letters):
+    HTTP 422, with ``"reason": "profanity"`` beside the usual ``error`` and ``code``. The
+    name is not echoed back."""
+
+    code = "profane_nickname"
+    reason: ClassVar[str] = "profanity"
+    default_message = "This nickname is not allowed: it reads as a rude word. Choose another one"

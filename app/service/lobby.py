@@ -12,6 +12,7 @@ from app.service.errors import (
     MissingParameter,
     NotAPlayer,
 )
+from app.service.profanity import refuse_profane
 from app.service.social import is_reserved_name
 from app.service.writes import (
     Body,
@@ -84,9 +85,12 @@ class Lobby(UseCases):
     def join(
         self, game_uuid: str, nickname: str | None, idempotency_key: str | None = None
     ) -> Body:
-        """Add a human player; returns their secret ``player_uuid``. A key, if sent, must be
-        hard to guess: a repeat of it gets the same secret back."""
+        """Add a human player; returns their secret ``player_uuid``. The nickname is kept in
+        its composed (NFC) form, and refused if malformed (engine/names.py) or profane
+        (app/service/profanity.py). A key, if sent, must be hard to guess: a repeat of it gets
+        the same secret back."""
         name = parse.nickname(nickname)
+        refuse_profane(name)
         if idempotency_key is not None:
             parse.strong_key(idempotency_key)
 

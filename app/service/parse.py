@@ -12,6 +12,8 @@ from __future__ import annotations
 import uuid
 
 from app.service.errors import InvalidParameter, MissingParameter, WeakIdempotencyKey
+from engine import errors as rules
+from engine import names
 from engine.facts import CHECK
 
 _MAX_UUID_TEXT = 64
@@ -143,9 +145,24 @@ def text(name: str, value: str) -> str:
 
 
 def nickname(value: str | None) -> str:
+    """A new human nickname in its canonical (NFC) form, if it keeps the rule of
+    engine/names.py; else ``invalid_nickname`` in the established wording, the rule then
+    what this name breaks. Whether it is polite is judged apart (app/service/profanity.py)."""
     if value is None or value == "":
         raise MissingParameter("nickname", value, "Nickname missing - please supply it")
-    return text("nickname", value)
+    name = names.canonical(text("nickname", value))
+    why = names.problem(name)
+    if why is not None:
+        raise rules.InvalidNickname(
+            InvalidParameter("nickname", value, f"{names.RULE}: {why}").message
+        )
+    return name
+
+
+def player_name(value: object) -> str:
+    """The nickname of a seated player, as a request names them (to remove or report), in the
+    canonical form nicknames are kept in, so any spelling of the same name finds them."""
+    return names.canonical(required_text("nickname", value))
 
 
 KEY_MIN_LENGTH = 22

@@ -57,7 +57,7 @@ class Table(UseCases):
         """The admin removes another player (human or AI) from the lobby; a removed human's
         UUID stops working. The nickname is matched ignoring case, as joining compares."""
         admin = parse.admin_uuid(admin_uuid)
-        target = parse.required_text("nickname", nickname)
+        target = parse.player_name(nickname)
 
         def remove(doc: GameDoc, game: Game) -> Outcome:
             require_admin(doc, game, admin)
@@ -184,7 +184,7 @@ class Table(UseCases):
         from then on."""
         gid = parse.game_uuid(game_uuid)
         player = parse.player_uuid(player_uuid)
-        target = parse.required_text("nickname", nickname)
+        target = parse.player_name(nickname)
 
         def report(doc: GameDoc, game: Game) -> Outcome:
             reporter = nickname_of(doc, player)

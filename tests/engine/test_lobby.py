@@ -15,9 +15,22 @@ from tests.engine.builders import NAMES, lobby, snapshot, started
 
 
 @pytest.mark.parametrize(
-    "nickname", ["a", "Z", "alice", "Bob_2", "x_", "a1_b2_c3", "A" + "b" * 31, "JAN_kowalski"]
+    "nickname",
+    [
+        "a",
+        "Z",
+        "alice",
+        "Bob_2",
+        "a1_b2_c3",
+        "A" + "b" * 63,
+        "JAN_kowalski",
+        "Łukasz",
+        "Zoé",
+        "Ёжик_7",
+        "李小龍",
+    ],
 )
-def test_a_nickname_starting_with_a_letter_then_letters_digits_or_underscores_is_accepted(
+def test_a_nickname_starting_with_a_letter_then_letters_digits_or_single_underscores_is_accepted(
     nickname: str,
 ) -> None:
     game = Game()
@@ -38,7 +51,10 @@ def test_a_nickname_starting_with_a_letter_then_letters_digits_or_underscores_is
         " alice",
         "A" + "b" * 64,  # 65 characters
         "Dazhbog_(AI)",  # the AI form is not for people
-        "Łukasz",  # letters are the ASCII ones
+        "x_",  # no trailing underscore
+        "a__b",  # no doubled underscore
+        "Zoe\u0301",  # a combining mark: the service composes it (NFC) before the engine
+        "a\u200db",  # a zero-width joiner
     ],
 )
 def test_a_malformed_nickname_is_refused(nickname: str) -> None:

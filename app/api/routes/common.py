@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi.responses import JSONResponse
 
-from app.api.schemas import ErrorBody
+from app.api.schemas import ErrorBody, NicknameRefusedBody
 
 _DESCRIPTIONS = {
     400: "Bad input or a move the rules refuse (see `code`)",
@@ -28,6 +28,17 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
         statuses = (*statuses, 408)
     statuses = (*statuses, 429)  # any route, past the address's requests in flight
     return {s: {"model": ErrorBody, "description": _DESCRIPTIONS[s]} for s in sorted(statuses)}
+
+
+def join_errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """:func:`errors` of a route that takes a new nickname: it may also answer 422
+    ``{"reason": "profanity", ...}``."""
+    documented = errors(*statuses, 422)
+    described = "A profane nickname (`profane_nickname`, `reason` `profanity`)"
+    if 422 in statuses:
+        described = f"{_DESCRIPTIONS[422]}; or {described[0].lower()}{described[1:]}"
+    documented[422] = {"model": NicknameRefusedBody, "description": described}
+    return documented
 
 
 Body = dict[str, Any]

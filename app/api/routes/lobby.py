@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
-from app.api.routes.common import Body, credential, errors
+from app.api.routes.common import Body, credential, errors, join_errors
 from app.api.schemas import (
     CreatedGame,
     InviteRequest,
@@ -50,7 +50,7 @@ def create_game_post(service: ServiceDep, key: IdempotencyKeyDep) -> Body:
 @router.get(
     "/games/{game_uuid}/join",
     response_model=JoinedPlayer,
-    responses=errors(400, 403, 409),
+    responses=join_errors(400, 403, 409),
     summary="Join a game with a nickname",
 )
 def join(
@@ -62,7 +62,7 @@ def join(
 @router.post(
     "/games/{game_uuid}/join",
     response_model=JoinedPlayer,
-    responses=errors(400, 403, 409, 413, 422),
+    responses=join_errors(400, 403, 409, 413, 422),
     summary="Join a game (POST form)",
 )
 def join_post(
