@@ -136,3 +136,10 @@ class OneTeam(BlefError):
 
     code = "one_team"
     default_message = "At least two teams (or players on their own) are needed to start"
+
+
+class NoPermission(BlefError):
+    """A player asked for something only the admin (or that player) may do."""
+
+    code = "no_permission"
+    default_message = "You do not have permission"

@@ -388,9 +388,10 @@ class Game:
         if nickname in self.ready:
             self.ready.remove(nickname)
 
-    def set_ready(self, nickname: str, ready: bool) -> bool:
+    def set_ready(self, nickname: str, ready: bool, start: bool = False) -> bool:
         """A human says they are ready (or not). Returns whether that changed anything;
-        the game may start by itself (see :attr:`auto_start`)."""
+        the game may start by itself (see :attr:`auto_start`), or, with ``start``, once
+        everyone is ready whatever the admin chose (the newer service's readiness)."""
         self._check_lobby()
         self._human(nickname)
         if (nickname in self.ready) == ready:
@@ -399,6 +400,8 @@ class Game:
             self.ready = [n for n in self.nicknames if n in self.ready or n == nickname]
         else:
             self.ready.remove(nickname)
+        if start and self.everyone_ready:
+            self.start()
         self._maybe_start()
         return True
 
@@ -441,8 +444,8 @@ class Game:
         self._check_lobby()
         _check_team(team)
         seat = self.seat_of(nickname)
-        if by is not None and by != nickname:
-            self._check_admin(by)
+        if by is not None and by not in (nickname, self.admin):
+            raise errors.NoPermission
         if self.teams[seat] == team:
             return False
         self.teams[seat] = team

@@ -34,6 +34,8 @@ REQUIRED_QUERY: dict[str, tuple[str, ...]] = {
     "/games/{game_uuid}/invite-aiagent": ("agent_name",),
     "/games/{game_uuid}/set-time-limit": ("time_limit",),
     "/games/{game_uuid}/play": ("action_id",),
+    "/games/{game_uuid}/remove-player": ("nickname",),
+    "/games/{game_uuid}/set-readiness": ("ready",),
 }
 """Query parameters the GET form of a route requires (the POST forms take them in the body)."""
 
@@ -42,7 +44,9 @@ CREDENTIAL_DESCRIPTION = (
     " (then this is ignored)"
 )
 
-UUID_PARAMETERS = frozenset({"game_uuid", "player_uuid", "admin_uuid"})
+UUID_PARAMETERS = frozenset(
+    {"game_uuid", "player_uuid", "admin_uuid", "previous_game_uuid", "previous_player_uuid"}
+)
 
 
 QUERY_INTEGERS: dict[str, dict[str, Any]] = {
@@ -93,20 +97,29 @@ BEARER_ONLY = frozenset(
     }
 )
 """Routes that take the credential from the ``Authorization`` header only."""
+PLAYER_ROUTES = frozenset(
+    f"/games/{{game_uuid}}/{action}"
+    for action in ("play", "change-rules", "set-readiness", "remove-player", "change-team")
+)
+"""Routes whose GET form takes a player's (or the admin's) UUID in the query, or a Bearer
+token."""
+BEARER_ON_POST = PLAYER_ROUTES - {"/games/{game_uuid}/play"}
+"""Of those, the ones whose POST form takes the Bearer token only."""
 BEARER_UUID = "^Bearer [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
 
 def _parameter(path: str, method: str, parameter: dict[str, Any], settings: Settings) -> None:
     name = parameter["name"]
     schema = parameter["schema"] = _non_null(parameter)
-    if name == "authorization" and path in BEARER_ONLY:
+    bearer_only = path in BEARER_ONLY or (method == "post" and path in BEARER_ON_POST)
+    if name == "authorization" and bearer_only:
         parameter["required"] = True
         schema["pattern"] = BEARER_UUID
     if name in UUID_PARAMETERS:
         schema["format"] = "uuid"
     if method == "get" and name in REQUIRED_QUERY.get(path, ()):
         parameter["required"] = True
-    if name == "admin_uuid" or (name == "player_uuid" and path.endswith("/play")):
+    if name == "admin_uuid" or (name == "player_uuid" and path in PLAYER_ROUTES):
         parameter["required"] = True
         parameter["description"] = CREDENTIAL_DESCRIPTION
     if name in QUERY_INTEGERS and parameter["in"] == "query":

@@ -25,6 +25,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.RoomFull: 403,
     rules.TooFewPlayers: 403,
     rules.OneTeam: 403,
+    rules.NoPermission: 403,
     service.CredentialsMissing: 401,
     rules.AlreadyOut: 409,
     service.TooManyReactions: 429,

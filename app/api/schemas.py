@@ -7,12 +7,15 @@ typed values so that the service can answer a wrong type with the established me
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from app.service.social import REACTIONS
-from engine.facts import CHECK, LOST_ROUND, MIN_PLAYERS, max_cards
+from engine.facts import CHECK, MIN_PLAYERS, max_cards
+from engine.rules import Rules as Rules_
+
+LOST_ROUND_32: Final = Rules_(deck_size=32).lost_round
 
 MAX_CARDS_EVER = max_cards(MIN_PLAYERS)
 
@@ -32,6 +35,10 @@ class NicknameRefusedBody(ErrorBody):
 
 class CreatedGame(BaseModel):
     game_uuid: str
+    player_uuid: str | None = Field(
+        default=None,
+        description="Your secret, when you created the game with a nickname (you joined it)",
+    )
 
 
 class JoinedPlayer(BaseModel):
@@ -43,14 +50,37 @@ class Message(BaseModel):
 
 
 class Card(BaseModel):
-    value: int = Field(ge=0, le=5, description="9 10 J Q K A as 0..5")
-    colour: int = Field(ge=0, le=3, description="clubs diamonds hearts spades as 0..3")
+    value: int = Field(
+        ge=-2,
+        le=7,
+        description="24 cards: 9 10 J Q K A as 0..5; 32 cards: 7 8 9 10 J Q K A as 0..7;"
+        " -1 a joker, -2 a blank",
+    )
+    colour: int = Field(
+        ge=-2, le=3, description="clubs diamonds hearts spades as 0..3; -1 joker, -2 blank"
+    )
 
 
 class PlayerRow(BaseModel):
     nickname: str
     n_cards: int = Field(ge=0, description="0 once eliminated (and before the start)")
     ai_agent: str | None = Field(default=None, description="The built-in agent, for AI players")
+    team: int | None = Field(default=None, description="The player's team; null: on their own")
+    ready: bool | None = Field(default=None, description="Whether a human said they are ready")
+
+
+class Rules(BaseModel):
+    deck_size: Literal[24, 32] = 24
+    jokers: int = Field(default=0, ge=0, le=12)
+    blanks: int = Field(default=0, ge=0, le=12)
+    common_cards: int = Field(
+        default=0, ge=-2, le=12, description="0..12, or -1 increasing, -2 slowly increasing"
+    )
+    max_cards: int = Field(default=0, ge=0, le=11, description="0: no preference")
+    initial_cards: int | str | None = Field(
+        default=None, description="null, a number, `random`, or `nick:count,...`"
+    )
+    time_limit: int = Field(default=0, ge=0, le=300)
 
 
 class HandEntry(BaseModel):
@@ -60,7 +90,11 @@ class HandEntry(BaseModel):
 
 class HistoryEntry(BaseModel):
     player: str
-    action_id: int = Field(ge=0, le=LOST_ROUND, description="0..87 bets, 88 check, 89 lost")
+    action_id: int = Field(
+        ge=0,
+        le=LOST_ROUND_32,
+        description="24 cards: 0..87 bets, 88 check, 89 lost; 32 cards: 0..139, 140, 141",
+    )
 
 
 class Reaction(BaseModel):
@@ -119,6 +153,13 @@ class GameState(BaseModel):
         description="Your nickname as now shown (only in a player's own view; it changes if"
         " reports hide it)",
     )
+    rules: Rules | None = Field(default=None, description="The rules the game is played by")
+    common_hand: list[Card] = Field(
+        default_factory=list, description="This round's common cards, face up for everyone"
+    )
+    winners: list[str] | None = Field(
+        default=None, description="Everyone left at the end (the winning team, with teams)"
+    )
 
 
 class PublicGameEntry(BaseModel):
@@ -132,6 +173,7 @@ class RoundPlayer(BaseModel):
     nickname: str
     n_cards: int
     ai_agent: str | None = None
+    team: int | None = None
 
 
 class RoundSnapshot(BaseModel):
@@ -145,6 +187,8 @@ class RoundSnapshot(BaseModel):
     commitment: str
     seed: str
     loser: str
+    common_hand: list[Card] = Field(default_factory=list)
+    rules: Rules | None = None
 
 
 class RecordPlayer(BaseModel):
@@ -169,9 +213,51 @@ _Text = Annotated[Any, WithJsonSchema({"type": "string"})]
 _Version = Annotated[Any, WithJsonSchema({"type": "integer", "minimum": 1})]
 
 
+def _int_schema(low: int, high: int) -> WithJsonSchema:
+    """A JSON integer in ``low..high``, as the document says (the service refuses others)."""
+    return WithJsonSchema({"type": "integer", "minimum": low, "maximum": high})
+
+
+_Team = Annotated[Any, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 8})]
+
+
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     nickname: _Text = None
+    team: _Team = Field(default=None, description="Your team, 1..8; absent: on your own")
+
+
+class CreateRequest(BaseModel):
+    """All optional: a nickname creates and joins; the previous game's pair asks for the
+    rematch (the next game of that table)."""
+
+    model_config = ConfigDict(extra="forbid")
+    nickname: _Text = None
+    team: _Team = None
+    previous_game_uuid: _Text = None
+    previous_player_uuid: _Text = None
+
+
+class TeamRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    team: _Team = Field(default=None, description="1..8; null: on their own")
+    nickname: _Text = Field(default=None, description="Whom to move (the admin); absent: you")
+
+
+class RulesRequest(BaseModel):
+    """Any of the rules, each an integer (``initial_cards`` also a string)."""
+
+    model_config = ConfigDict(extra="forbid")
+    deck_size: Annotated[Any, _int_schema(24, 32)] = None
+    jokers: Annotated[Any, _int_schema(0, 12)] = None
+    blanks: Annotated[Any, _int_schema(0, 12)] = None
+    common_cards: Annotated[Any, _int_schema(-2, 12)] = None
+    max_cards: Annotated[Any, _int_schema(0, 11)] = None
+    initial_cards: Annotated[
+        Any,
+        WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]}),
+    ] = None
+    time_limit: Annotated[Any, _int_schema(0, 300)] = None
 
 
 class PlayRequest(BaseModel):

@@ -1,5 +1,5 @@
-"""The lobby: create a game, join it, invite AI players, make it public or private, set the
-move time limit, start."""
+"""The lobby: create a game (and join it in the same call), join it, invite AI players, make
+it public or private, set the move time limit, change the rules, start."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from app.service.base import UseCases, nickname_of, require_admin
 from app.service.errors import (
     ConflictError,
     GameGone,
+    IdempotencyKeyReused,
     InvalidParameter,
     MissingParameter,
     NotAPlayer,
@@ -42,8 +43,15 @@ def _requester(doc: GameDoc, player_uuid: str) -> str:
 
 
 class Lobby(UseCases):
-    def create_game(self, idempotency_key: str | None = None) -> Body:
-        """A new game in the lobby, with a random UUID.
+    def create_game(
+        self,
+        idempotency_key: str | None = None,
+        nickname: str | None = None,
+        team: object = None,
+    ) -> Body:
+        """A new game in the lobby, with a random UUID; with a ``nickname``, created with that
+        player already seated (in ``team``, if given) as its admin, in one write, answering
+        both UUIDs (the newer established service's create).
 
         With a key (which must be hard to guess: the reply makes its holder the game's first
         comer), the store remembers a hash of the key and the game it made, and a retry gets
@@ -51,15 +59,27 @@ class Lobby(UseCases):
         retries yields one answer: the loser's own game stays unknown to anyone and expires.
         A retry after the game expired gets :class:`GameGone`, not the UUID of a dead game.
         """
+        name = None if nickname is None or nickname == "" else parse.nickname(nickname)
+        side = parse.team(team)
+        if name is not None:
+            refuse_profane(name)
         if idempotency_key is not None:
             earlier = self.store.find_create_key(key_hash(parse.strong_key(idempotency_key)))
             if earlier is not None:
-                return self._keyed_game(earlier)
+                return self._keyed_game(earlier, name)
+        game = Game()
+        player_uuids = {}
+        if name is not None:
+            game.join(name, team=side)
+            player_uuids[name] = self.new_secret()
+        elif side is not None:
+            raise InvalidParameter("team", str(team), "A team needs a nickname to join with")
         now = self.now
         doc = GameDoc(
             game_uuid=self.new_secret(),
             room=self.store.allocate_room(),
-            state=Game().to_dict(),
+            state=game.to_dict(),
+            player_uuids=player_uuids,
             created_at=now,
             last_modified=now,
             expires_at=int(now) + self.settings.game_ttl_seconds,
@@ -74,22 +94,30 @@ class Lobby(UseCases):
                 key_hash(idempotency_key), doc.game_uuid, doc.expires_at
             )
             if claimed != doc.game_uuid:
-                return self._keyed_game(claimed)
-        return {"game_uuid": doc.game_uuid}
+                return self._keyed_game(claimed, name)
+        return _created(doc, name)
 
-    def _keyed_game(self, game_uuid: str) -> Body:
-        if self.store.load(game_uuid) is None:
+    def _keyed_game(self, game_uuid: str, nickname: str | None) -> Body:
+        doc = self.store.load(game_uuid)
+        if doc is None:
             raise GameGone
-        return {"game_uuid": game_uuid}
+        if nickname is not None and nickname not in doc.player_uuids:
+            raise IdempotencyKeyReused  # the key made a game for another request
+        return _created(doc, nickname)
 
     def join(
-        self, game_uuid: str, nickname: str | None, idempotency_key: str | None = None
+        self,
+        game_uuid: str,
+        nickname: str | None,
+        idempotency_key: str | None = None,
+        team: object = None,
     ) -> Body:
         """Add a human player; returns their secret ``player_uuid``. The nickname is kept in
         its composed (NFC) form, and refused if malformed (engine/names.py) or profane
         (app/service/profanity.py). A key, if sent, must be hard to guess: a repeat of it gets
         the same secret back."""
         name = parse.nickname(nickname)
+        side = parse.team(team)
         refuse_profane(name)
         if idempotency_key is not None:
             parse.strong_key(idempotency_key)
@@ -98,7 +126,7 @@ class Lobby(UseCases):
             try:
                 if is_reserved_name(doc.social, name):
                     raise rules.NicknameTaken
-                game.join(name)
+                game.join(name, team=side)
             except (rules.InvalidNickname, rules.NicknameTaken) as error:
                 # The established wording names the parameter, as for every bad input.
                 raise type(error)(
@@ -111,7 +139,7 @@ class Lobby(UseCases):
             game_uuid,
             seat,
             key=idempotency_key,
-            fingerprint=fingerprint("join", name),
+            fingerprint=fingerprint("join", name, str(side)),
             retry=Retry.ALWAYS,
         )
 
@@ -198,6 +226,43 @@ class Lobby(UseCases):
             fingerprint=fingerprint("time-limit", admin, str(limit)),
         )
 
+    def change_rules(
+        self,
+        game_uuid: str,
+        admin_uuid: str | None,
+        changes: dict[str, object],
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """The admin changes some of the rules before the start (engine/rules.py; the time
+        limit is the service's): each value an integer (``initial_cards`` also ``random`` or
+        ``nick:count,...``), each checked against its bounds. Every human is unready after
+        a change. A change that loses a race to a join is applied again; one that loses to
+        the start is refused as after the start."""
+        admin = parse.admin_uuid(admin_uuid)
+        values = parse.rule_changes(changes)
+        limit = values.pop("time_limit", None)
+
+        def change(doc: GameDoc, game: Game) -> Outcome:
+            if game.status is not Status.NOT_STARTED:
+                raise rules.GameAlreadyStarted("Cannot change rules after the game has started")
+            require_admin(doc, game, admin)
+            new = game.rules.but(**values)
+            changed = game.set_rules(new)
+            if limit is not None and doc.time_limit != limit:
+                doc.time_limit = limit
+                changed = True
+            if not changed:
+                return unchanged("Request redundant - the rules are already these")
+            return Outcome(message("Rules updated"))
+
+        return self.writes.change(
+            game_uuid,
+            change,
+            key=idempotency_key,
+            fingerprint=fingerprint("rules", admin, repr(sorted(changes.items()))),
+            retry=Retry.ALWAYS,
+        )
+
     def start(
         self, game_uuid: str, admin_uuid: str | None, idempotency_key: str | None = None
     ) -> Body:
@@ -212,3 +277,10 @@ class Lobby(UseCases):
         return self.writes.change(
             game_uuid, start, key=idempotency_key, fingerprint=fingerprint("start", admin)
         )
+
+
+def _created(doc: GameDoc, nickname: str | None) -> Body:
+    """What create answers: the game, and the creator's secret when they joined it."""
+    if nickname is None:
+        return {"game_uuid": doc.game_uuid}
+    return {"game_uuid": doc.game_uuid, "player_uuid": doc.player_uuids[nickname]}

@@ -10,11 +10,13 @@ braces, a ``urn:uuid:`` prefix) and matched in their canonical lower-case form.
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from app.service.errors import InvalidParameter, MissingParameter, WeakIdempotencyKey
 from engine import errors as rules
 from engine import names
 from engine.facts import CHECK
+from engine.rules import RULE_NAMES, parse_initial
 
 _MAX_UUID_TEXT = 64
 
@@ -51,9 +53,11 @@ def admin_uuid(value: str | None) -> str:
 ACTION_REASON = f"Action ID must be an integer between 0 and {CHECK}"
 
 
-def action_id(value: object) -> int:
-    """An action id from a query string (text) or a JSON body (an integer, never a bool)."""
-    return _bounded_number("action_id", value, "Action ID missing", CHECK, ACTION_REASON)
+def action_id(value: object, check: int = CHECK) -> int:
+    """An action id from a query string (text) or a JSON body (an integer, never a bool),
+    0 to the game's check (88 for 24 cards, 140 for 32)."""
+    reason = f"Action ID must be an integer between 0 and {check}"
+    return _bounded_number("action_id", value, "Action ID missing", check, reason)
 
 
 def _bounded_number(name: str, value: object, missing: str, top: int, reason: str) -> int:
@@ -104,6 +108,62 @@ def time_limit(value: object) -> int:
     )
 
 
+MAX_TEAM = 8
+
+
+def team(value: object) -> int | None:
+    """A team, 1 to 8, from a query string or a JSON body; absent, empty, 0 or ``none``
+    mean on one's own."""
+    if value is None or value == "" or (type(value) is int and not value):
+        return None
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("none", "null", "0"):
+            return None
+        if text.isascii() and text.isdigit() and len(text) <= 2:
+            number = int(text)
+    if number is None or not 1 <= number <= MAX_TEAM:
+        raise rules.InvalidTeam(
+            InvalidParameter("team", value, f"A team is a number between 1 and {MAX_TEAM}").message
+        )
+    return number
+
+
+def rule_changes(changes: dict[str, object]) -> dict[str, Any]:
+    """The rules a change-rules request names (engine/rules.py, and ``time_limit``), each an
+    integer from text or JSON (``initial_cards`` also ``random`` or ``nick:count,...``).
+    Bounds are the engine's to check; an unknown rule is refused."""
+    values: dict[str, Any] = {}
+    for name, value in changes.items():
+        if name not in RULE_NAMES and name != "time_limit":
+            raise InvalidParameter(name, value, f"Unknown rule - the rules are {_RULES}")
+        if name == "initial_cards":
+            values[name] = parse_initial(value if not isinstance(value, bool) else "bad")
+            continue
+        number: int | None = None
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        elif isinstance(value, str):
+            text = value.strip()
+            digits = text[1:] if text.startswith("-") else text
+            if digits.isascii() and digits.isdigit() and len(digits) <= 3:
+                number = int(text)
+        if number is None:
+            raise rules.InvalidRules(
+                InvalidParameter(name, value, "Every rule must be an integer").message
+            )
+        values[name] = number
+    if "time_limit" in values:
+        values["time_limit"] = time_limit(values["time_limit"])
+    return values
+
+
+_RULES = ", ".join((*RULE_NAMES, "time_limit"))
+
+
 def flag(name: str, value: object) -> bool:
     """A JSON ``true`` or ``false`` (nothing else: not 1, not "true")."""
     if value is None:
@@ -111,6 +171,21 @@ def flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidParameter(name, value, "Must be true or false")
     return value
+
+
+def truth(name: str, value: object) -> bool:
+    """A yes or no from a query string (``True``/``False`` as the newer established clients
+    send it, any case, or 1/0) or a JSON boolean."""
+    if isinstance(value, bool):
+        return value
+    if value is None or value == "":
+        raise MissingParameter(name, value, f"'{name}' missing - send True or False")
+    text = str(value).strip().lower()
+    if text in ("true", "1", "yes"):
+        return True
+    if text in ("false", "0", "no"):
+        return False
+    raise InvalidParameter(name, value, "Must be True or False")
 
 
 def whole_number(name: str, value: object) -> int:

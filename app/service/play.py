@@ -33,7 +33,7 @@ class Play(UseCases):
             # The established order of checks: the game's status, the player, the action.
             game.check_running()
             nickname = nickname_of(doc, parse.player_uuid(player_uuid))
-            action = parse.action_id(action_id)
+            action = parse.action_id(action_id, game.rules.check)
             if expected_version is not None and expected_version != doc.version:
                 raise StaleVersion
             record = game.apply(action, by=nickname)

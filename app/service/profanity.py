@@ -64,8 +64,16 @@ def _filter() -> Filter:
     )
 
 
+def _short_digits(part: str) -> str:
+    """A part of a name with fewer than three letters loses its digits: read as leetspeak,
+    ``p15`` would be a rude word, but it is a letter and a number (players' generated names)."""
+    letters = "".join(c for c in part if not c.isdigit())
+    return letters if len(letters) < 3 else part
+
+
 def readings(name: str) -> tuple[str, ...]:
     """The ways ``name`` is read for rude words (see the module's text)."""
+    name = "_".join(_short_digits(part) for part in name.split("_"))
     spaced = name.replace("_", " ")
     return (spaced, name.replace("_", ""), _CAMEL.sub(" ", _DIGITS.sub(" ", spaced)))
 

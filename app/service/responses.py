@@ -11,6 +11,7 @@ from typing import Any
 from app.service.social import rename_in_round, shown_reactions
 from app.store.base import GameDoc, PublicGame, RoundSnapshot
 from engine.game import Game
+from engine.rules import CLASSIC
 from engine.views import view_for
 
 Body = dict[str, Any]
@@ -30,8 +31,9 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
         "round_number": view["round_number"],
         "max_cards": view["max_cards"],
         "room": doc.room,
-        "players": view["players"],
+        "players": _rows(view),
         "hands": view["hands"],
+        "common_hand": view["common_hand"],
         "cp_nickname": view["cp_nickname"],
         "history": view["history"],
         "last_modified": doc.last_modified,
@@ -42,12 +44,27 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
         "ready": view["ready"],
         "auto_start": view["auto_start"],
         "chosen_max_cards": view["chosen_max_cards"],
+        "rules": {**view["rules"], "time_limit": doc.time_limit},
         "reactions": shown_reactions(doc.social),
     }
-    for optional in ("legal_actions", "seed", "winner", "you"):
+    for optional in ("legal_actions", "seed", "winner", "winners", "you"):
         if optional in view:
             body[optional] = view[optional]
     return body
+
+
+def _rows(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The player rows as the newer established clients read them: each with its ``team``
+    (null: on their own) and whether the human said they are ready (null for an AI)."""
+    ready = set(view["ready"])
+    return [
+        {
+            **row,
+            "team": row.get("team"),
+            "ready": None if "ai_agent" in row else row["nickname"] in ready,
+        }
+        for row in view["players"]
+    ]
 
 
 def current_state(doc: GameDoc, viewer: str | None) -> Body:
@@ -85,6 +102,8 @@ def snapshot_body(doc: GameDoc, round_: RoundSnapshot) -> Body:
         "move_deadline": None,
         "seed": snapshot["seed"],
         "loser": snapshot["loser"],
+        "common_hand": snapshot.get("common_hand", []),
+        "rules": {**snapshot.get("rules", CLASSIC.to_dict()), "time_limit": doc.time_limit},
     }
 
 

@@ -3,9 +3,12 @@
 ======================  ===============================================================
 area                    use cases
 ======================  ===============================================================
-app/service/lobby.py    create_game, join, invite_ai, set_public, set_time_limit, start
-app/service/table.py    leave, remove_player, resign, set_ready, set_auto_start,
-                        set_max_cards, react, report
+app/service/lobby.py    create_game (and join), join, invite_ai, set_public,
+                        set_time_limit, change_rules, start
+app/service/rematch.py  rematch (the next game of a finished game's table)
+app/service/table.py    leave, remove_player, remove_by, resign, set_ready,
+                        set_readiness, set_team, set_auto_start, set_max_cards, react,
+                        report
 app/service/play.py     play
 app/service/reading.py  viewer, state, list_public, list_public_page, record, odds
 app/service/due.py      advance, sweep (what time does: AI moves, timeouts)
@@ -25,9 +28,10 @@ from app.service.due import WhenDue
 from app.service.lobby import Lobby
 from app.service.play import Play
 from app.service.reading import Reading
+from app.service.rematch import Rematch
 from app.service.table import Table
 
 
-class GameService(Lobby, Table, Play, Reading, WhenDue):
+class GameService(Lobby, Rematch, Table, Play, Reading, WhenDue):
     """The use cases of every area (see the module docstring); built with a store and the
     settings, and ``clock``, ``new_uuid``, ``seed_source``, ``agent_factory`` for tests."""

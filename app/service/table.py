@@ -14,6 +14,7 @@ from app.service.errors import CannotReportAI, CannotReportSelf
 from app.service.seats import seat_key
 from app.service.writes import Body, Decide, Outcome, Retry, fingerprint, message, unchanged
 from app.store.base import GameDoc, Report
+from engine import errors as rules
 from engine.game import Game, Status
 
 
@@ -102,6 +103,69 @@ class Table(UseCases):
             return _after_lobby_change(doc, game, word.capitalize())
 
         return self._request(game_uuid, mark, idempotency_key, "ready", player, word)
+
+    def set_readiness(self, game_uuid: str, player_uuid: str | None, ready: object) -> Body:
+        """The newer established service's readiness (``ready=True|False``): once every
+        human is ready, with two or more sides seated, the game starts, whatever the admin
+        chose for auto start."""
+        player = parse.player_uuid(player_uuid)
+        word = "ready" if parse.truth("ready", ready) else "not ready"
+
+        def mark(doc: GameDoc, game: Game) -> Outcome:
+            if not game.set_ready(nickname_of(doc, player), word == "ready", start=True):
+                return unchanged(f"Request redundant - already {word}")
+            return _after_lobby_change(doc, game, word.capitalize())
+
+        return self._request(game_uuid, mark, None, "readiness", player, word)
+
+    def remove_by(self, game_uuid: str, player_uuid: str | None, nickname: object) -> Body:
+        """The newer established service's removal before the start: the admin removes
+        anyone, any player themselves (as leaving); anyone else is refused (403)."""
+        player = parse.player_uuid(player_uuid)
+        target = parse.player_name(nickname)
+
+        def remove(doc: GameDoc, game: Game) -> Outcome:
+            requester = nickname_of(doc, player)
+            removed = game.player_named(target)
+            if removed == requester:
+                game.leave(removed)
+                _drop_player(doc, removed)
+                if not game.n_players:
+                    doc.player_uuids.clear()
+            elif requester == game.admin:
+                game.remove(removed, by=requester)
+                _drop_player(doc, removed)
+            else:
+                raise rules.NoPermission
+            return _after_lobby_change(doc, game, f"{removed} removed successfully")
+
+        return self._request(game_uuid, remove, None, "remove-by", player, target)
+
+    def set_team(
+        self,
+        game_uuid: str,
+        player_uuid: str | None,
+        team: object,
+        nickname: object = None,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """Move a player to a team (1 to 8) or to their own (none) before the start: the admin
+        moves anyone, a player only themselves (``nickname`` absent: themselves). A change
+        makes every human unready."""
+        player = parse.player_uuid(player_uuid)
+        side = parse.team(team)
+        target = None if nickname is None or nickname == "" else parse.player_name(nickname)
+
+        def move(doc: GameDoc, game: Game) -> Outcome:
+            requester = nickname_of(doc, player)
+            moved = requester if target is None else game.player_named(target)
+            if not game.set_team(moved, side, by=requester):
+                return unchanged(f"Request redundant - {moved} is already there")
+            where = "on their own" if side is None else f"in team {side}"
+            return _after_lobby_change(doc, game, f"{moved} is {where}")
+
+        request = ("team", player, str(side), str(target))
+        return self._request(game_uuid, move, idempotency_key, *request)
 
     def set_auto_start(
         self,

@@ -65,6 +65,9 @@ STATE_KEYS = {
     "legal_actions",
     "seed",
     "winner",
+    "winners",
+    "rules",
+    "common_hand",
     "loser",
     "time_limit",
     "move_deadline",
@@ -166,7 +169,9 @@ def assert_view(view: dict[str, Any], game: Game, reader: str | None, world: Wor
     """A view of the current round holds exactly what ``reader`` may see."""
     assert set(view) <= STATE_KEYS
     assert view.get("you") == reader  # only a player is told a nickname: their own
-    assert view["players"] == [row.to_dict() for row in game.players]
+    rows = [{k: v for k, v in p.items() if k not in ("team", "ready")} for p in view["players"]]
+    assert rows == [row.to_dict() for row in game.players]
+    assert all(p["ready"] in (True, False, None) for p in view["players"])
     assert view["status"] == game.status.value
     assert view["round_number"] == game.round_number
     finished = game.status.value == "Finished"

@@ -11,6 +11,7 @@ from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
 from app.api.routes.common import Body, credential, errors, join_errors
 from app.api.schemas import (
     CreatedGame,
+    CreateRequest,
     InviteRequest,
     JoinedPlayer,
     JoinRequest,
@@ -27,24 +28,66 @@ AdminQuery = Annotated[
 ]
 
 
+OptionalText = Annotated[str | None, Query()]
+
+
 @router.get(
     "/games/create",
     response_model=CreatedGame,
-    responses=errors(409),
-    summary="Create a game",
+    responses=join_errors(400, 403, 409),
+    summary="Create a game (and join it, with a nickname; or the rematch of a finished one)",
 )
-def create_game(service: ServiceDep) -> Body:
-    return service.create_game()
+def create_game(
+    service: ServiceDep,
+    nickname: Annotated[
+        str | None, Query(description="Create and join as this player (answers both UUIDs)")
+    ] = None,
+    team: Annotated[str | None, Query(description="Your team, 1..8 (with a nickname)")] = None,
+    previous_game_uuid: Annotated[
+        str | None, Query(description="A finished game: ask for the next game of its table")
+    ] = None,
+    previous_player_uuid: Annotated[
+        str | None, Query(description="Your player UUID in that finished game")
+    ] = None,
+) -> Body:
+    """Without parameters, an empty game (`{"game_uuid"}`). With `nickname`, the game with
+    you seated as its admin (`{"game_uuid", "player_uuid"}`). With `previous_game_uuid` and
+    `previous_player_uuid`, the rematch: the next game of that table, made by the first to
+    ask (same rules, same AI players) and joined by everyone who asks after."""
+    return _create(service, None, nickname, team, previous_game_uuid, previous_player_uuid)
 
 
 @router.post(
     "/games/create",
     response_model=CreatedGame,
-    responses=errors(400, 409, 410, 413),
+    responses=join_errors(400, 403, 409, 410, 413, 422),
     summary="Create a game (POST form; retry-safe with Idempotency-Key)",
 )
-def create_game_post(service: ServiceDep, key: IdempotencyKeyDep) -> Body:
-    return service.create_game(idempotency_key=key)
+def create_game_post(
+    service: ServiceDep, key: IdempotencyKeyDep, body: CreateRequest | None = None
+) -> Body:
+    """The body is optional: the same fields as the GET form's query."""
+    body = body or CreateRequest()
+    previous = (body.previous_game_uuid, body.previous_player_uuid)
+    return _create(service, key, _text("nickname", body.nickname), body.team, *previous)
+
+
+def _create(
+    service: ServiceDep,
+    key: str | None,
+    nickname: str | None,
+    team: object,
+    previous_game_uuid: object,
+    previous_player_uuid: object,
+) -> Body:
+    if previous_game_uuid is not None or previous_player_uuid is not None:
+        return service.rematch(
+            _text("previous_game_uuid", previous_game_uuid),
+            _text("previous_player_uuid", previous_player_uuid),
+            nickname,
+            team,
+        )
+    return service.create_game(idempotency_key=key, nickname=nickname, team=team)
 
 
 @router.get(
@@ -54,9 +97,12 @@ def create_game_post(service: ServiceDep, key: IdempotencyKeyDep) -> Body:
     summary="Join a game with a nickname",
 )
 def join(
-    game_uuid: str, service: ServiceDep, nickname: Annotated[str | None, Query()] = None
+    game_uuid: str,
+    service: ServiceDep,
+    nickname: OptionalText = None,
+    team: Annotated[str | None, Query(description="Your team, 1..8; absent: on your own")] = None,
 ) -> Body:
-    return service.join(game_uuid, nickname)
+    return service.join(game_uuid, nickname, team=team)
 
 
 @router.post(
@@ -68,7 +114,8 @@ def join(
 def join_post(
     game_uuid: str, body: JoinRequest, service: ServiceDep, key: IdempotencyKeyDep
 ) -> Body:
-    return service.join(game_uuid, _text("nickname", body.nickname), idempotency_key=key)
+    nickname = _text("nickname", body.nickname)
+    return service.join(game_uuid, nickname, idempotency_key=key, team=body.team)
 
 
 @router.get(

@@ -1,0 +1,144 @@
+"""The rematch: the next game of the same table, made once, found by everyone who asks.
+
+A player of a finished game asks with the game's UUID and their own (old) player UUID. The
+first to ask makes the next game: the same rules and time limit, the same AI players, and
+the asker seated (by the nickname and team they had, unless they give others) as its admin;
+the finished game then points to it (``social["rematch"]``, written through the write path,
+so two players racing to make it end with one game: the loser of the race joins the
+winner's, and the game it made, seen by nobody, expires). Everyone who asks later joins that
+same game. Asking again answers the same seat: the new game remembers each old seat's key
+(``social["rematch_seats"]``, a one-way hash of the old UUID: app/service/seats.py), never
+the old UUID itself.
+"""
+
+from __future__ import annotations
+
+from app.service import parse
+from app.service.base import UseCases, nickname_of
+from app.service.errors import ConflictError, GameNotFinished, InvalidParameter
+from app.service.profanity import refuse_profane
+from app.service.seats import seat_key
+from app.service.writes import Body, Outcome, Retry, fingerprint, reply
+from app.store.base import Conflict, GameDoc
+from engine import errors as rules
+from engine.game import Game, Status
+
+POINTER = "rematch"
+SEATS = "rematch_seats"
+
+
+class Rematch(UseCases):
+    def rematch(
+        self,
+        previous_game_uuid: str | None,
+        previous_player_uuid: str | None,
+        nickname: str | None = None,
+        team: object = None,
+    ) -> Body:
+        """Seat the player of a finished game in the next game of its table (made now if
+        nobody asked before): ``{"game_uuid", "player_uuid"}``."""
+        if previous_game_uuid in (None, "") or previous_player_uuid in (None, ""):
+            raise InvalidParameter(
+                "previous_game_uuid"
+                if previous_game_uuid in (None, "")
+                else "previous_player_uuid",
+                None,
+                "A rematch names both the finished game and your player UUID in it",
+            )
+        old_gid = parse.canonical_uuid(
+            previous_game_uuid,
+            "previous_game_uuid",
+            "Previous game UUID missing - please supply it",
+            "Invalid previous game UUID",
+        )
+        old_player = parse.canonical_uuid(
+            previous_player_uuid,
+            "previous_player_uuid",
+            "Previous player UUID missing - please supply it",
+            "Invalid previous player UUID",
+        )
+        name = None if nickname is None or nickname == "" else parse.nickname(nickname)
+        if name is not None:
+            refuse_profane(name)
+        side = parse.team(team)
+        old_doc = self.writes.load(old_gid)
+        old_name = nickname_of(old_doc, old_player)
+        old_game = Game.from_dict(old_doc.state)
+        seat = seat_key(old_player)
+        name = name or old_name
+        if side is None and team is None:
+            side = old_game.team_of(old_name)
+        next_gid = old_doc.social.get(POINTER)
+        if next_gid is None:
+            if old_game.status is not Status.FINISHED:
+                raise GameNotFinished("A rematch is made once the game has finished")
+            made = self._next_game(old_doc, old_game, name, side, seat)
+            next_gid = self._point(old_gid, made.game_uuid)
+            if next_gid == made.game_uuid:
+                return {"game_uuid": made.game_uuid, "player_uuid": made.player_uuids[name]}
+        return self._join_next(next_gid, name, side, seat)
+
+    def _next_game(
+        self, old_doc: GameDoc, old: Game, name: str, team: int | None, seat: str
+    ) -> GameDoc:
+        """The next game of ``old``'s table, with the asker and the AI players seated."""
+        game = Game(rules=old.rules)
+        game.join(name, team=team)
+        for row in old.players:
+            if row.ai_agent is not None:
+                game.join(row.nickname, ai_agent=row.ai_agent, team=row.team)
+        now = self.now
+        doc = GameDoc(
+            game_uuid=self.new_secret(),
+            room=self.store.allocate_room(),
+            state=game.to_dict(),
+            player_uuids={name: self.new_secret()},
+            created_at=now,
+            last_modified=now,
+            expires_at=int(now) + self.settings.game_ttl_seconds,
+            time_limit=old_doc.time_limit,
+            social={SEATS: {seat: name}},
+        )
+        try:
+            self.store.create(doc)
+        except Conflict:
+            raise ConflictError from None
+        return doc
+
+    def _point(self, old_gid: str, new_gid: str) -> str:
+        """Make the finished game point to ``new_gid`` unless it points somewhere already;
+        the game it points to in the end."""
+
+        def point(doc: GameDoc, _game: Game) -> Outcome:
+            earlier = doc.social.get(POINTER)
+            if earlier is not None:
+                return Outcome(reply({POINTER: earlier}), changed=False)
+            doc.social[POINTER] = new_gid
+            return Outcome(reply({POINTER: new_gid}))
+
+        body = self.writes.change(
+            old_gid, point, fingerprint=fingerprint("rematch", new_gid), retry=Retry.ALWAYS
+        )
+        pointed: str = body[POINTER]
+        return pointed
+
+    def _join_next(self, game_uuid: str, name: str, team: int | None, seat: str) -> Body:
+        def sit(doc: GameDoc, game: Game) -> Outcome:
+            seats: dict[str, str] = doc.social.setdefault(SEATS, {})
+            already = seats.get(seat)
+            if already is not None and already in doc.player_uuids:
+                body = {"game_uuid": game_uuid, "player_uuid": doc.player_uuids[already]}
+                return Outcome(reply(body), changed=False)
+            try:
+                game.join(name, team=team)
+            except (rules.InvalidNickname, rules.NicknameTaken) as error:
+                raise type(error)(
+                    InvalidParameter("nickname", name, error.message).message
+                ) from None
+            secret = doc.player_uuids[name] = self.new_secret()
+            seats[seat] = name
+            return Outcome(reply({"game_uuid": game_uuid, "player_uuid": secret}))
+
+        return self.writes.change(
+            game_uuid, sit, fingerprint=fingerprint("rematch-join", seat), retry=Retry.ALWAYS
+        )
