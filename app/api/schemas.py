@@ -280,13 +280,29 @@ class TimeLimitRequest(BaseModel):
     ] = Field(default=None, description="Seconds each move may take: 0 for none, or 1..300")
 
 
+class StandingBet(BaseModel):
+    action_id: int
+    player: str
+    probability: float | None = Field(description="The chance it exists, as its bettor bet it")
+
+
 class Odds(BaseModel):
+    """A classic game answers the first four keys only; a game with other rules or teams
+    also ``rules``, ``common_hand``, ``teammate_hands`` and ``standing_bet``."""
+
     round_number: int
     hand: list[Card]
-    unknown_cards: int = Field(description="Cards the other players hold in total")
+    unknown_cards: int = Field(description="Cards the players you cannot see hold in total")
     probabilities: list[float] = Field(
-        min_length=88, max_length=88, description="By action id 0..87: the chance the set exists"
+        min_length=88,
+        max_length=140,
+        description="By action id (0..87, or 0..139 with 32 cards): the chance the set exists"
+        " if you bet it",
     )
+    rules: Rules | None = None
+    common_hand: list[Card] | None = None
+    teammate_hands: list[HandEntry] | None = None
+    standing_bet: StandingBet | None = None
 
 
 _Flag = Annotated[Any, WithJsonSchema({"type": "boolean"})]

@@ -34,6 +34,7 @@ OptionalText = Annotated[str | None, Query()]
 @router.get(
     "/games/create",
     response_model=CreatedGame,
+    response_model_exclude_none=True,
     responses=join_errors(400, 403, 409),
     summary="Create a game (and join it, with a nickname; or the rematch of a finished one)",
 )
@@ -60,6 +61,7 @@ def create_game(
 @router.post(
     "/games/create",
     response_model=CreatedGame,
+    response_model_exclude_none=True,
     responses=join_errors(400, 403, 409, 410, 413, 422),
     summary="Create a game (POST form; retry-safe with Idempotency-Key)",
 )

@@ -14,6 +14,7 @@ router = APIRouter(tags=["play"])
 @router.get(
     "/games/{game_uuid}/odds",
     response_model=Odds,
+    response_model_exclude_none=True,
     responses=errors(400, 401),
     summary="The chance each set exists, given your own hand (Bearer only)",
 )
