@@ -46,13 +46,13 @@ from arena.protocol import (
     shown,
 )
 from arena.seats import agent_seed, game_master_seed, nickname
-from arena.specs import AgentSpec, entry_labels
+from arena.specs import AgentSpec, entry_labels, rules_text
 from engine.agents import Agent, make_agent
 from engine.dealing import seed_sequence
-from engine.facts import CHECK, MAX_PLAYERS, MIN_PLAYERS, N_BETS
+from engine.facts import MAX_PLAYERS, MIN_PLAYERS
 from engine.game import Game, RoundRecord, Status
 from engine.observation import Observation
-from engine.sets import SETS
+from engine.rules import CLASSIC, Rules
 
 DEFAULT_TIME_LIMIT: Final = 1.0
 """Seconds an external program has for each answer."""
@@ -163,6 +163,7 @@ class GameReport:
     n_rounds: int
     rounds: tuple[RoundRecord, ...] = ()
     moves: tuple[TimedMove, ...] = ()
+    rules: Rules = CLASSIC
 
     @property
     def forfeits(self) -> tuple[Forfeit, ...]:
@@ -172,6 +173,9 @@ class GameReport:
     def replay_command(self) -> str:
         """The ``blef referee`` command that plays this game again, with a transcript."""
         words = ["blef", "referee", *(seat.agent for seat in self.seats)]
+        rules = rules_text(self.rules)
+        if rules:
+            words += ["--rules", rules]
         return shlex.join([*words, "--seed", str(self.seed), "--game", str(self.game_index)])
 
     @property
@@ -187,6 +191,7 @@ class GameReport:
             "winner": self.winner,
             "winner_entry": self.winner_seat.entry,
             "n_rounds": self.n_rounds,
+            "rules": self.rules.to_dict(),
             "forfeits": [f.to_dict() for f in self.forfeits],
             "replay": self.replay_command,
         }
@@ -351,20 +356,21 @@ def _shown_line(line: Line) -> str:
     return shown(line.data)
 
 
-def _bet_text(action: int) -> str:
-    if 0 <= action < N_BETS:
-        return f"{action} ({SETS[action].name})"
-    return "88 (check)" if action == CHECK else str(action)
+def _bet_text(action: int, rules: Rules = CLASSIC) -> str:
+    if 0 <= action < rules.check:
+        return f"{action} ({rules.table.name(action)})"
+    return f"{rules.check} (check)" if action == rules.check else str(action)
 
 
 def legal_text(game: Game) -> str:
     """The legal actions of the current player, in words."""
     low = game.min_bet
+    check = game.rules.check
     if low == 0:
-        return "a bet 0..87 (no check before the first bet of a round)"
-    if low == N_BETS:
-        return "only 88 (check), after the highest bet"
-    return f"a bet {low}..87, above {_bet_text(low - 1)}, or 88 (check)"
+        return f"a bet 0..{check - 1} (no check before the first bet of a round)"
+    if low == check:
+        return f"only {check} (check), after the highest bet"
+    return f"a bet {low}..{check - 1}, above {_bet_text(low - 1, game.rules)}, or {check} (check)"
 
 
 # ---------------------------------------------------------------------- the game
@@ -379,8 +385,10 @@ def referee_game(
     time_limit: float = DEFAULT_TIME_LIMIT,
     startup_time: float = DEFAULT_STARTUP_TIME,
     keep_rounds: bool = True,
+    rules: Rules = CLASSIC,
 ) -> GameReport:
-    """Play one game with ``specs[j]`` at seat ``j`` (the join order) and referee it.
+    """Play one game with ``specs[j]`` at seat ``j`` (the join order) and referee it, by
+    ``rules`` (the classic game by default).
 
     Deals and seating come from ``(seed, game_index)``, as does each built-in agent's seed
     (with its seat): see :mod:`arena.seats`. ``labels`` names the entry playing each
@@ -394,7 +402,7 @@ def referee_game(
     labels = list(labels) if labels is not None else entry_labels(specs)
     if len(labels) != len(specs):
         raise ValueError("give one label per seat")
-    game = Game(seed_source=seed_sequence(game_master_seed(seed, game_index)))
+    game = Game(seed_source=seed_sequence(game_master_seed(seed, game_index)), rules=rules)
     results: dict[str, SeatResult] = {}
     for j, spec in enumerate(specs):
         nick = nickname(spec.name, j)
@@ -437,6 +445,7 @@ def referee_game(
         n_rounds=len(rounds),
         rounds=rounds.records if keep_rounds else (),
         moves=tuple(moves),
+        rules=rules,
     )
 
 
@@ -457,7 +466,7 @@ def _play(
         decision = player.decide(game, me, rounds)
         action = decision.action
         if decision.reason is None and action is not None and not game.is_legal(action):
-            detail = f"played {_bet_text(action)}; legal now: {legal_text(game)}"
+            detail = f"played {_bet_text(action, game.rules)}; legal now: {legal_text(game)}"
             decision = _Decision(None, reason=ForfeitReason.ILLEGAL_ACTION, detail=detail)
         result = results[me]
         if decision.reason is not None or action is None:

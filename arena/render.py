@@ -11,8 +11,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from engine.facts import CHECK, LOST_ROUND, N_BETS, Card
-from engine.sets import SETS
+from engine.facts import Card, Colour
+from engine.rules import CLASSIC, CardKind, Rules
 
 if TYPE_CHECKING:
     from arena.referee import GameReport, TimedMove
@@ -20,14 +20,30 @@ if TYPE_CHECKING:
     from engine.game import RoundRecord
 
 
+_VALUE_SYMBOLS = {
+    24: ("9", "10", "J", "Q", "K", "A"),
+    32: ("7", "8", "9", "10", "J", "Q", "K", "A"),
+}
+
+
 def card_text(card: Card) -> str:
     return f"{card.value.symbol}{card.colour.symbol}"
 
 
-def bet_name(action_id: int) -> str:
-    if 0 <= action_id < N_BETS:
-        return SETS[action_id].name
-    return "check" if action_id == CHECK else f"action {action_id}"
+def index_text(rules: Rules, index: int) -> str:
+    """A card of any deck by its deck index: ``A♠``, ``joker``, ``blank``."""
+    kind = rules.kind_of(index)
+    if kind is CardKind.JOKER:
+        return "joker"
+    if kind is CardKind.BLANK:
+        return "blank"
+    return f"{_VALUE_SYMBOLS[rules.deck_size][index // 4]}{Colour(index % 4).symbol}"
+
+
+def bet_name(action_id: int, rules: Rules = CLASSIC) -> str:
+    if 0 <= action_id < rules.check:
+        return rules.table.name(action_id)
+    return "check" if action_id == rules.check else f"action {action_id}"
 
 
 def _plural(n: int, word: str) -> str:
@@ -37,18 +53,26 @@ def _plural(n: int, word: str) -> str:
 def _round_lines(record: RoundRecord, timings: Iterator[TimedMove], report: GameReport) -> Group:
     title = Text(f"Round {record.number}", style="bold")
     title.append(f"  (at most {record.max_cards} cards; seed {record.seed.hex()[:12]}…)", "dim")
+    rules = record.rules
     hands = Table.grid(padding=(0, 2))
-    for nick, count in zip(record.nicknames, record.n_cards, strict=True):
+    for nick, count, hand in zip(
+        record.nicknames, record.n_cards, record.hand_indices, strict=True
+    ):
         if count:
-            cards = " ".join(card_text(c) for c in record.hands[nick])
+            cards = " ".join(index_text(rules, i) for i in hand)
             hands.add_row(f"  {nick}", _plural(count, "card"), cards)
+    if record.common:
+        common = " ".join(index_text(rules, i) for i in record.common)
+        hands.add_row("  (common)", _plural(len(record.common), "card"), common)
     moves = Table.grid(padding=(0, 2))
     for move in record.history:
-        if move.action_id == LOST_ROUND:
+        if move.action_id == rules.lost_round:
             continue
         timing = next(timings, None)
         ms = f"{timing.seconds * 1000:.2f} ms" if timing else ""
-        said = "checks" if move.action_id == CHECK else f"bets {bet_name(move.action_id)}"
+        said = (
+            "checks" if move.action_id == rules.check else f"bets {bet_name(move.action_id, rules)}"
+        )
         moves.add_row(f"  {move.player}", said, Text(ms, style="dim"))
     loser = record.loser
     if record.forfeited:
@@ -59,7 +83,9 @@ def _round_lines(record: RoundRecord, timings: Iterator[TimedMove], report: Game
         bet = record.checked_bet
         assert bet is not None
         there = "is there" if record.history[-2].player == loser else "is not there"
-        outcome = Text(f"  → {loser} loses the round: {bet_name(bet)} {there}", style="yellow")
+        outcome = Text(
+            f"  → {loser} loses the round: {bet_name(bet, rules)} {there}", style="yellow"
+        )
         if record.n_cards[record.loser_seat] == record.max_cards:
             outcome.append(f"; {loser} is out", style="bold red")
     return Group(title, hands, moves, outcome, Text(""))

@@ -31,6 +31,9 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Final
 
+from engine.errors import InvalidRules
+from engine.rules import RandomInitial, Rules
+
 EXEC_PREFIX: Final = "exec:"
 _LABEL: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,27})=(.*)", re.DOTALL)
 _SCRIPT_SUFFIX: Final = re.compile(r"\.[A-Za-z0-9]{1,5}")
@@ -131,3 +134,100 @@ def entry_labels(specs: Sequence[AgentSpec]) -> list[str]:
             seen[spec.name] += 1
             labels.append(f"{spec.name}#{seen[spec.name]}")
     return labels
+
+
+class RulesSpecError(ValueError):
+    """A ``--rules`` argument that does not give valid rules."""
+
+
+_RULE_KEYS: Final = {
+    "deck": "deck_size",
+    "deck_size": "deck_size",
+    "jokers": "jokers",
+    "blanks": "blanks",
+    "common": "common_cards",
+    "common_cards": "common_cards",
+    "max": "max_cards",
+    "max_cards": "max_cards",
+    "initial": "initial_cards",
+    "initial_cards": "initial_cards",
+}
+_COMMON_WORDS: Final = {"growing": -1, "slowly_growing": -2, "slowly-growing": -2}
+_SHORT: Final = {
+    "deck_size": "deck",
+    "jokers": "jokers",
+    "blanks": "blanks",
+    "common_cards": "common",
+    "max_cards": "max",
+}
+
+
+def parse_rules(text: str) -> Rules:
+    """The rules a ``--rules`` argument gives: comma-separated ``key=value`` pairs, any
+    left out taking the classic value. Keys: ``deck`` (24 or 32), ``jokers``, ``blanks``
+    (0..12), ``common`` (0..12, or ``growing`` / ``slowly_growing``, -1 / -2), ``max``
+    (0 for the rule's maximum, or 1..11), ``initial`` (1..11 or ``random``); the long names
+    of :class:`engine.rules.Rules` work too. RulesSpecError says what is wrong.
+
+    >>> parse_rules("deck=32,jokers=1,blanks=0,common=2,max=5,initial=2").to_dict()["common_cards"]
+    2
+    >>> parse_rules("") == Rules()
+    True
+    >>> try:
+    ...     parse_rules("deck=33")
+    ... except RulesSpecError as exc:
+    ...     print(exc)
+    bad --rules 'deck=33': deck_size must be 24 or 32
+    """
+    values: dict[str, object] = {}
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not sep or not value:
+            raise RulesSpecError(f"bad --rules {text!r}: expected key=value, got {part!r}")
+        name = _RULE_KEYS.get(key)
+        if name is None:
+            known = "deck, jokers, blanks, common, max, initial"
+            raise RulesSpecError(f"bad --rules {text!r}: unknown rule {key!r} (known: {known})")
+        if name in values:
+            raise RulesSpecError(f"bad --rules {text!r}: {key!r} given twice")
+        if name == "initial_cards":
+            if value.lower() == "random":
+                values[name] = RandomInitial.RANDOM
+                continue
+        elif name == "common_cards" and value.lower() in _COMMON_WORDS:
+            values[name] = _COMMON_WORDS[value.lower()]
+            continue
+        try:
+            values[name] = int(value)
+        except ValueError:
+            raise RulesSpecError(
+                f"bad --rules {text!r}: {key} must be an integer, not {value!r}"
+            ) from None
+    try:
+        return Rules(**values)  # type: ignore[arg-type]
+    except InvalidRules as exc:
+        raise RulesSpecError(f"bad --rules {text!r}: {exc}") from None
+
+
+def rules_text(rules: Rules) -> str:
+    """The ``--rules`` argument that gives ``rules`` back (empty for the classic game).
+
+    >>> rules_text(parse_rules("jokers=2,common=growing,initial=random"))
+    'jokers=2,common=-1,initial=random'
+    """
+    defaults = Rules()
+    parts = [
+        f"{short}={getattr(rules, name)}"
+        for name, short in _SHORT.items()
+        if getattr(rules, name) != getattr(defaults, name)
+    ]
+    initial = rules.initial_cards
+    if isinstance(initial, RandomInitial):
+        parts.append("initial=random")
+    elif isinstance(initial, int):
+        parts.append(f"initial={initial}")
+    return ",".join(parts)

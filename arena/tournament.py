@@ -58,6 +58,7 @@ from arena.seats import seat_assignment
 from arena.specs import AgentSpec, entry_labels
 from arena.stats import proportion, sign_test_p_value, standard_error, wilson_interval
 from engine.facts import MAX_PLAYERS, MIN_PLAYERS
+from engine.rules import CLASSIC, Rules
 
 _MAX_BATCH = 50
 
@@ -72,6 +73,8 @@ class TournamentConfig:
     seed: int
     time_limit: float = DEFAULT_TIME_LIMIT
     startup_time: float = DEFAULT_STARTUP_TIME
+    rules: Rules = CLASSIC
+    """The rules of every game (the classic game by default)."""
 
     def __post_init__(self) -> None:
         if not self.agents:
@@ -102,6 +105,7 @@ class TournamentConfig:
             "seed": self.seed,
             "time_limit_s": self.time_limit,
             "startup_time_s": self.startup_time,
+            "rules": self.rules.to_dict(),
         }
 
 
@@ -116,6 +120,7 @@ def play_tournament_game(config: TournamentConfig, game_index: int) -> GameRepor
         time_limit=config.time_limit,
         startup_time=config.startup_time,
         keep_rounds=False,
+        rules=config.rules,
     )
 
 

@@ -15,6 +15,7 @@ from engine.agents.base import Agent
 from engine.dealing import SeedSource, seed_sequence
 from engine.game import Game, RoundRecord
 from engine.observation import Observation
+from engine.rules import CLASSIC, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,17 +32,23 @@ def play_game(
     seed: int | bytes | str | None = None,
     seed_source: SeedSource | None = None,
     notify: bool = True,
+    rules: Rules = CLASSIC,
+    teams: Mapping[str, int] | None = None,
 ) -> GameResult:
     """Play one game between ``agents`` (nickname -> agent) to the finish.
 
     ``seed`` makes the game reproducible (seating and every deal); without it seeds come
     from the cryptographic source. ``notify`` tells every agent each finished round.
+    ``rules`` are the game's rules (the classic game by default); ``teams`` puts players
+    in teams (nickname -> team 1..8; anyone not named plays on their own). With teams,
+    :attr:`GameResult.winner` is the first seated player of the winning team.
     """
     if seed_source is None and seed is not None:
         seed_source = seed_sequence(seed)
-    game = Game(seed_source=seed_source)
+    game = Game(seed_source=seed_source, rules=rules)
+    chosen = teams or {}
     for nickname in agents:
-        game.join(nickname)
+        game.join(nickname, team=chosen.get(nickname))
     game.start()
     by_seat = [agents[nick] for nick in game.nicknames]
     seating = tuple(game.nicknames)

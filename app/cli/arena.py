@@ -14,6 +14,7 @@ import typer
 
 if TYPE_CHECKING:
     from arena.specs import AgentSpec
+    from engine.rules import Rules
 
 AGENT_HELP = (
     "A built-in agent name (e.g. random), or exec:COMMAND for an external program speaking "
@@ -35,6 +36,17 @@ JsonPath = Annotated[
     Path | None, typer.Option("--json", help="Also write the results to this JSON file.")
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print only the result.")]
+RulesText = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        help=(
+            "The variant: comma-separated key=value of deck (24 or 32), jokers, blanks "
+            "(0..12), common (0..12, growing, slowly_growing), max (0..11), initial (1..11 "
+            "or random); e.g. deck=32,jokers=1,common=2. Default: the classic game."
+        ),
+    ),
+]
 
 
 def _parse_agents(texts: list[str]) -> list[AgentSpec]:
@@ -44,6 +56,15 @@ def _parse_agents(texts: list[str]) -> list[AgentSpec]:
         return [parse_agent(text) for text in texts]
     except AgentSpecError as exc:
         raise typer.BadParameter(str(exc), param_hint="AGENT") from None
+
+
+def _parse_rules(text: str) -> Rules:
+    from arena.specs import RulesSpecError, parse_rules  # noqa: PLC0415
+
+    try:
+        return parse_rules(text)
+    except RulesSpecError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--rules") from None
 
 
 def _write_json(path: Path, data: dict[str, Any]) -> None:
@@ -66,6 +87,7 @@ def referee(
     startup_time: StartupTime = 5.0,
     json_path: JsonPath = None,
     quiet: Quiet = False,
+    rules: RulesText = "",
 ) -> None:
     """Referee one game between AGENTs (2 to 8), seated in the order given, and print it."""
     from rich.console import Console  # noqa: PLC0415
@@ -74,17 +96,28 @@ def referee(
     from arena.render import game_result, game_transcript  # noqa: PLC0415
 
     specs = _parse_agents(agents)
+    chosen = _parse_rules(rules)
     if not 2 <= len(specs) <= 8:
         raise typer.BadParameter("a game needs 2 to 8 agents", param_hint="AGENT")
+    if chosen.max_cards_for(len(specs)) < 1:
+        raise typer.BadParameter(
+            f"these rules leave no card to deal to {len(specs)} players", param_hint="--rules"
+        )
     seed = _new_seed() if seed is None else seed
     report = referee_game(
-        specs, seed=seed, game_index=game, time_limit=time_limit, startup_time=startup_time
+        specs,
+        seed=seed,
+        game_index=game,
+        time_limit=time_limit,
+        startup_time=startup_time,
+        rules=chosen,
     )
     console = Console()
     console.print(game_result(report) if quiet else game_transcript(report))
     if json_path is not None:
         _write_json(json_path, report.to_dict())
-    console.print(f"Replay: --seed {seed} --game {game}", style="dim")
+    again = f" --rules {rules}" if rules.strip() else ""
+    console.print(f"Replay:{again} --seed {seed} --game {game}", style="dim")
 
 
 def tournament(
@@ -105,6 +138,7 @@ def tournament(
         Path | None, typer.Option(help="Also write the table, in Markdown, to this file.")
     ] = None,
     quiet: Quiet = False,
+    rules: RulesText = "",
 ) -> None:
     """Play GAMES games between AGENTs, seats rotated from game to game, and compare them.
 
@@ -126,10 +160,15 @@ def tournament(
     from arena.tournament import TournamentConfig, run_tournament  # noqa: PLC0415
 
     specs = _parse_agents(agents)
+    chosen = _parse_rules(rules)
     if players is None:
         if not 2 <= len(specs) <= 8:
             raise typer.BadParameter("give --players (2 to 8)", param_hint="--players")
         players = len(specs)
+    if chosen.max_cards_for(players) < 1:
+        raise typer.BadParameter(
+            f"these rules leave no card to deal to {players} players", param_hint="--rules"
+        )
     seed = _new_seed() if seed is None else seed
     config = TournamentConfig(
         tuple(specs),
@@ -138,6 +177,7 @@ def tournament(
         seed=seed,
         time_limit=time_limit,
         startup_time=startup_time,
+        rules=chosen,
     )
     console = Console()
     with Progress(

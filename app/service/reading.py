@@ -96,13 +96,27 @@ class Reading(UseCases):
         return record_body(doc, [s.data for s in rounds])
 
     def odds(self, game_uuid: str, player_uuid: str | None) -> Body:
-        """The probability aid: ``{"round_number", "hand", "unknown_cards",
-        "probabilities": [88 floats]}`` for the player ``player_uuid`` names, the chance that
-        each set exists among all cards in play given their own hand and that the others
-        hold ``unknown_cards`` cards in total. It tells a player nothing they could not work
-        out from their own view, so it is offered only to a seated player of a running game,
-        about their own hand (observers are refused as the state route refuses them)."""
-        from engine.probability import set_probabilities  # noqa: PLC0415 (its tables load on use)
+        """The probability aid for the player ``player_uuid`` names, from what they see.
+
+        A classic game (24 cards, no joker, blank or common card, no team) answers as it
+        always has: ``{"round_number", "hand", "unknown_cards", "probabilities": [88
+        floats]}``, the chance that each set exists among all cards in play given their own
+        hand and that the others hold ``unknown_cards`` cards in total.
+
+        Any other game answers the same keys, with ``probabilities`` holding one entry per
+        set of the game's table (88 or 140) and cards shown as the rules show them (a
+        joker is -1/-1, a blank -2/-2), plus ``rules``, ``common_hand`` (the face-up common
+        cards), ``teammate_hands`` (the team-mates' hands the player sees; ``unknown_cards``
+        counts only the hands they cannot see) and ``standing_bet``: ``{"action_id",
+        "player", "probability"}`` for the bet on the table (null before the first bet),
+        the chance that it exists as its bettor bet it (counting only that player's jokers
+        and the common ones). ``probabilities`` are for the player's own next bet (their own
+        jokers and the common ones count). All exact (:mod:`engine.odds`).
+
+        It tells a player nothing they could not work out from their own view, so it is
+        offered only to a seated player of a running game, about their own hand (observers
+        are refused as the state route refuses them)."""
+        from engine.odds import odds_for, standing_bet_odds  # noqa: PLC0415 (tables load on use)
 
         if player_uuid is None or player_uuid == "":
             raise CredentialsMissing("player_uuid", None, _CREDENTIAL_REASON)
@@ -110,16 +124,39 @@ class Reading(UseCases):
         game = Game.from_dict(doc.state)
         game.check_running()
         assert viewer is not None  # a player UUID was sent, and viewer() found its player
-        own = game.hand(viewer)
+        seat = game.seat_of(viewer)
+        own = game.hand_indices(seat)
         if not own:
             raise InvalidParameter("player_uuid", None, "This player is out of the game")
-        unknown = sum(row.n_cards for row in game.players if row.nickname != viewer)
-        return {
+        rules = game.rules
+        seen = [s for s in range(game.n_players) if s != seat and game.sees_hand_of(viewer, s)]
+        unknown = sum(n for s, n in enumerate(game.card_counts) if s != seat and s not in seen)
+        body: Body = {
             "round_number": game.round_number,
-            "hand": [card.to_dict() for card in own],
+            "hand": game.hand_dicts(seat),
             "unknown_cards": unknown,
-            "probabilities": list(set_probabilities(list(own), unknown)),
+            "probabilities": list(odds_for(game, seat)),
         }
+        if rules.is_classic and all(team is None for team in game.teams):
+            return body
+        history = game.seats_history
+        standing = None
+        if history:
+            bettor, bet = history[-1]
+            standing = {
+                "action_id": bet,
+                "player": game.nicknames[bettor],
+                "probability": standing_bet_odds(game, seat),
+            }
+        body["rules"] = rules.to_dict()
+        body["common_hand"] = [rules.card_dict(i) for i in game.common_indices]
+        body["teammate_hands"] = [
+            {"nickname": game.nicknames[s], "hand": game.hand_dicts(s)}
+            for s in seen
+            if game.card_counts[s]
+        ]
+        body["standing_bet"] = standing
+        return body
 
 
 def _write_cursor(last_modified: float, game_uuid: str) -> str:

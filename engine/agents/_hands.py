@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.facts import COLOUR_MASKS, N_BETS, N_VALUES
+from engine.facts import COLOUR_MASKS, N_VALUES
 from engine.observation import Observation
+from engine.odds import observed_odds
+from engine.probability import set_probabilities
 from engine.sets import FIRST_FLUSH, FIRST_STRAIGHT_FLUSH, SETS, SetKind
 
 
@@ -17,20 +19,43 @@ def hand_mask(obs: Observation) -> int:
     return mask
 
 
+def is_plain(obs: Observation) -> bool:
+    """Whether the observation is of the classic cards with nothing known but one's own
+    hand (no team-mate): the case of the closed form and the classic agents' fast paths."""
+    return obs.rules.is_classic and not obs.teammate_hands
+
+
+def own_odds(obs: Observation) -> tuple[float, ...]:
+    """The chance that each set of the game's table exists if the observer bets it."""
+    if is_plain(obs):
+        return set_probabilities(hand_mask(obs), obs.total_cards - len(obs.hand_indices))
+    return observed_odds(obs)
+
+
+def standing_odds(obs: Observation, own: tuple[float, ...]) -> float:
+    """The chance that the bet on the table exists as its bettor bet it (``own``: the
+    observer's :func:`own_odds`, the same numbers when jokers cannot tell bettors apart)."""
+    bettor, bet = obs.seat_history[-1]
+    if not obs.rules.jokers or bettor == obs.seat:
+        return own[bet]
+    return observed_odds(obs, bettor)[bet]
+
+
 def most_senior_at_least(p: tuple[float, ...], low: int, threshold: float) -> int | None:
-    """The most senior bet at or above ``low`` whose probability is at least ``threshold``."""
-    for action_id in range(N_BETS - 1, low - 1, -1):
+    """The most senior bet at or above ``low`` whose probability is at least ``threshold``
+    (``p`` has one entry per bet of the game's table)."""
+    for action_id in range(len(p) - 1, low - 1, -1):
         if p[action_id] >= threshold:
             return action_id
     return None
 
 
 def most_probable(p: tuple[float, ...], low: int) -> int:
-    """The bet at or above ``low`` (below 88) with the highest probability; the most senior
-    of equals."""
+    """The bet at or above ``low`` (below the check) with the highest probability; the most
+    senior of equals."""
     best = low
     best_p = p[low]
-    for action_id in range(low + 1, N_BETS):
+    for action_id in range(low + 1, len(p)):
         if p[action_id] >= best_p:
             best, best_p = action_id, p[action_id]
     return best

@@ -8,9 +8,10 @@ from functools import lru_cache
 from itertools import compress
 from typing import ClassVar, Final
 
-from engine.agents._hands import existence_bits, hand_mask
+from engine.agents._hands import existence_bits, hand_mask, is_plain
 from engine.agents.base import Agent
 from engine.agents.bidding_model import DEFAULT_MODEL, BidModel, model_grid
+from engine.agents.probabilist import own_hand_action
 from engine.facts import CHECK, LOST_ROUND, N_BETS, N_CARDS
 from engine.game import RoundRecord
 from engine.observation import Observation
@@ -128,6 +129,17 @@ class BayesianAgent(Agent):
     ``explore`` (5%) it picks uniformly among the actions within ``tolerance`` (0.02) of the
     best. All its randomness comes from its seeded generator, so given its seed and the
     same game it plays the same moves.
+
+    **Variants.** The particle filter and the bidding model above are those of the classic
+    game (24 cards, no joker, blank or common card, and no team-mate). In any other game it
+    plays the own-hand rule of :class:`~engine.agents.probabilist.ProbabilistAgent` on the
+    exact variant odds (:func:`engine.odds.observed_odds`: its hand, its team-mates' hands
+    and the common cards known; its own jokers when it bets, the bettor's share of the
+    unseen jokers when it checks), with its own parameters: check below
+    ``variant_check_below`` (0.2), bet the most senior set of at least
+    ``variant_bet_above`` (0.8), bluff 3% and spread 5% of the time; it learns nothing from
+    variant rounds. tests/agents/test_variants.py measures it against random in two
+    variants.
     """
 
     name: ClassVar[str] = "bayesian"
@@ -140,6 +152,10 @@ class BayesianAgent(Agent):
     explore: ClassVar[float] = 0.05
     tolerance: ClassVar[float] = 0.02
     prior_bonus: ClassVar[float] = 2.0
+    variant_check_below: ClassVar[float] = 0.2
+    variant_bet_above: ClassVar[float] = 0.8
+    variant_bluff: ClassVar[float] = 0.03
+    variant_spread: ClassVar[float] = 0.05
 
     def __init__(self, seed: int | None = None) -> None:
         if not 1 <= self.particles <= MAX_PARTICLES:
@@ -159,7 +175,11 @@ class BayesianAgent(Agent):
         return self._models.get(seat, DEFAULT_MODEL)
 
     def round_ended(self, record: RoundRecord) -> None:
-        """Score every opponent's moves of the round under each model, with their hands."""
+        """Score every opponent's moves of the round under each model, with their hands
+        (classic rounds without teams only: see the class docstring)."""
+        if not record.rules.is_classic or any(t is not None for t in record.teams):
+            self._round = None
+            return
         if record.nicknames != self._table:
             self._table = record.nicknames
             self._loglik = {}
@@ -301,6 +321,15 @@ class BayesianAgent(Agent):
         )
 
     def act(self, obs: Observation) -> int:
+        if not is_plain(obs):
+            return own_hand_action(
+                obs,
+                self._rng.random,
+                self.variant_check_below,
+                self.variant_bet_above,
+                self.variant_bluff,
+                self.variant_spread,
+            )
         low = obs.min_bet
         if low >= N_BETS:
             return CHECK

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import ClassVar
 
-from engine.agents._hands import hand_mask, most_probable, most_senior_at_least
+from engine.agents._hands import most_probable, most_senior_at_least, own_odds, standing_odds
 from engine.agents.base import Agent
-from engine.facts import CHECK, N_BETS
 from engine.observation import Observation
-from engine.probability import set_probabilities
 
 
 class ProbabilistAgent(Agent):
@@ -30,6 +29,13 @@ class ProbabilistAgent(Agent):
     The random choices in step 2 come from its own seeded generator, so the agent is
     deterministic given its seed, yet its bets do not reveal its hand exactly.
 
+    **Any variant.** ``p`` is the exact chance of each set of the game's table given
+    everything the agent sees (its hand, its team-mates' hands, the common cards) if it
+    bets the set itself, counting its own jokers and the common ones
+    (:func:`engine.odds.observed_odds`); the check in step 1 reads the last bet as its
+    bettor bet it instead (an opponent's jokers are a random share of the unseen cards).
+    In the classic game both are the closed form of :mod:`engine.probability`, as before.
+
     The defaults (``check_below = 0.15``, ``bet_above = 0.9``, ``bluff = 0.02``,
     ``spread = 0.05``) are cautious: it bets what it nearly holds. They were the best of a
     small grid in two-player self-play: checking only very unlikely bets pays because its
@@ -46,25 +52,40 @@ class ProbabilistAgent(Agent):
         self._random = random.Random(seed).random
 
     def act(self, obs: Observation) -> int:
-        low = obs.min_bet
-        if low >= N_BETS:
-            return CHECK
-        hand = obs.hand_indices
-        p = set_probabilities(hand_mask(obs), obs.total_cards - len(hand))
-        if low and p[low - 1] < self.check_below:
-            return CHECK
-        top = most_senior_at_least(p, low, self.bet_above)
-        if top is None:
-            best = most_probable(p, low)
-            if low and 1.0 - p[low - 1] > p[best]:
-                return CHECK
-            return best
-        r = self._random()
-        if r < self.bluff:
-            return min(N_BETS - 1, top + 1 + int(self._random() * 3))
-        if r < self.bluff + self.spread:
-            return low + int(self._random() * (top - low + 1))
-        return top
+        return own_hand_action(
+            obs, self._random, self.check_below, self.bet_above, self.bluff, self.spread
+        )
+
+
+def own_hand_action(
+    obs: Observation,
+    rnd: Callable[[], float],
+    check_below: float,
+    bet_above: float,
+    bluff: float,
+    spread: float,
+) -> int:
+    """The rule of :class:`ProbabilistAgent` with these parameters, in any variant."""
+    low = obs.min_bet
+    check = obs.rules.check
+    if low >= check:
+        return check
+    p = own_odds(obs)
+    p_last = standing_odds(obs, p) if low else 1.0
+    if p_last < check_below:
+        return check
+    top = most_senior_at_least(p, low, bet_above)
+    if top is None:
+        best = most_probable(p, low)
+        if low and 1.0 - p_last > p[best]:
+            return check
+        return best
+    r = rnd()
+    if r < bluff:
+        return min(check - 1, top + 1 + int(rnd() * 3))
+    if r < bluff + spread:
+        return low + int(rnd() * (top - low + 1))
+    return top
 
 
 class BoldAgent(ProbabilistAgent):

@@ -10,6 +10,7 @@ from engine.dealing import seed_sequence
 from engine.facts import CHECK, N_BETS, Card, Colour, Value
 from engine.game import Game, RoundRecord
 from engine.observation import Observation
+from engine.rules import CLASSIC, Rules
 
 NAMES = ("ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal")
 AGENT_NAMES = sorted(AGENTS)
@@ -42,6 +43,8 @@ class Situation:
     seat_history: list[tuple[int, int]] = field(default_factory=list)
     seat: int = 0
     round_number: int = 1
+    rules: Rules = CLASSIC
+    teammate_hands: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def hand_indices(self) -> tuple[int, ...]:

@@ -133,3 +133,76 @@ def test_no_guessed_token_gets_odds_or_a_5xx(client: TestClient, blef: Blef, tok
     r = client.get(f"/games/{game}/odds", headers={"Authorization": f"Bearer {token}"})
     assert 400 <= r.status_code < 500
     assert set(r.json()) == {"error", "code"}
+
+
+def _variant_started(blef: Blef, service: Any, rules: Any, teams: bool = False) -> tuple[str, ...]:
+    from app.service.writes import Outcome, reply
+
+    game = blef.create_post()
+    players = [blef.join_post(game, name) for name in ("alice", "bob", "carol", "dave")]
+
+    def set_rules(_doc: Any, g: Any) -> Any:
+        g.set_rules(rules)
+        if teams:
+            for name, team in zip(("alice", "bob", "carol", "dave"), (1, 2, 1, 2), strict=True):
+                g.set_team(name, team)
+        return Outcome(reply({}))
+
+    service.writes.change(game, set_rules)
+    blef.start_post(game, players[0])
+    return game, *players
+
+
+def test_a_variant_game_gets_odds_for_its_own_table_and_the_standing_bet(
+    client: TestClient, blef: Blef, service: Any
+) -> None:
+    """32 cards, two jokers, two common cards: one chance per set of the 140, the common
+    cards and the rules shown, the standing bet read as its bettor bet it. (Read from the
+    service: the route's response schema still describes the classic 88.)"""
+    from engine.game import Game
+    from engine.odds import odds_for
+    from engine.rules import Rules
+
+    rules = Rules(deck_size=32, jokers=2, common_cards=2)
+    game_uuid, alice, *_ = _variant_started(blef, service, rules)
+    body = service.odds(game_uuid, alice)
+    assert set(body) == {
+        "round_number",
+        "hand",
+        "unknown_cards",
+        "probabilities",
+        "rules",
+        "common_hand",
+        "teammate_hands",
+        "standing_bet",
+    }
+    assert len(body["probabilities"]) == 140
+    assert body["rules"] == rules.to_dict()
+    assert len(body["common_hand"]) == 2
+    assert body["unknown_cards"] == 3
+    assert body["standing_bet"] is None
+    game = Game.from_dict(service.writes.load(game_uuid).state)
+    seat = game.seat_of("alice")
+    assert body["hand"] == game.hand_dicts(seat)
+    assert body["probabilities"] == list(odds_for(game, seat))
+    # Once someone has bet, the standing bet's chance is shown.
+    mover = game.current_player
+    players = dict(zip(("alice", "bob", "carol", "dave"), (alice, *_), strict=True))
+    assert blef.play_post(game_uuid, players[str(mover)], 3).status_code == 200
+    viewer = next(n for n in players if n != mover)
+    standing = service.odds(game_uuid, players[viewer])["standing_bet"]
+    game = Game.from_dict(service.writes.load(game_uuid).state)
+    expected = odds_for(game, game.seat_of(viewer), game.seat_of(str(mover)))[3]
+    assert standing == {"action_id": 3, "player": mover, "probability": expected}
+
+
+def test_team_mates_hands_are_known_in_the_odds(
+    client: TestClient, blef: Blef, service: Any
+) -> None:
+    from engine.rules import Rules
+
+    game_uuid, alice, *_ = _variant_started(blef, service, Rules(), teams=True)
+    body = service.odds(game_uuid, alice)
+    assert [h["nickname"] for h in body["teammate_hands"]] == ["carol"]
+    assert body["unknown_cards"] == 2
+    assert len(body["probabilities"]) == 88

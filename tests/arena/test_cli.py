@@ -101,3 +101,42 @@ def test_the_blef_command_has_the_arena_commands() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "random#1" in done.stdout
+
+
+def test_the_referee_and_the_tournament_take_rules(cli: typer.Typer) -> None:
+    rules = "deck=32,jokers=1,common=2,max=5,initial=2"
+    result = runner.invoke(cli, ["referee", "bold", "random", "--seed", "3", "--rules", rules])
+    assert result.exit_code == 0, result.output
+    assert f"Replay: --rules {rules} --seed 3 --game 0" in result.output
+    result = runner.invoke(
+        cli,
+        [
+            "tournament",
+            "probabilist",
+            "random",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "-q",
+            "--rules",
+            rules,
+        ],
+    )
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(
+    ("rules", "says"),
+    [
+        ("deck=33", "deck_size must be 24 or 32"),
+        ("jokers=1,jokers=2", "given twice"),
+        ("colour=1", "unknown rule"),
+        ("jokers=12,common=12", "no card to deal"),
+    ],
+)
+def test_bad_rules_are_a_usage_error(cli: typer.Typer, rules: str, says: str) -> None:
+    for command in (["referee", "random", "random"], ["tournament", "random", "random"]):
+        result = runner.invoke(cli, [*command, "--rules", rules])
+        assert result.exit_code == 2, result.output
+        assert says in result.output

@@ -220,3 +220,37 @@ def test_the_javascript_example_bot_plays_too() -> None:
 def test_a_game_needs_two_to_eight_players() -> None:
     with pytest.raises(ValueError, match=r"2\.\.8 players"):
         referee_game(specs("random"), seed=1)
+
+
+def test_two_example_bots_play_a_variant_game_by_its_rules() -> None:
+    """32 cards, a joker, two common cards: the honest bot and the Node bot (or a second
+    honest bot without Node) play to the end by the rules, without a forfeit."""
+    from arena.specs import parse_rules
+
+    rules = parse_rules("deck=32,jokers=1,common=2,max=5,initial=2")
+    other = f"exec:node {NODE_BOT}" if shutil.which("node") else HONEST
+    report = referee_game(specs(HONEST, other), seed=11, rules=rules, startup_time=20)
+    assert report.forfeits == ()
+    assert report.rules == rules
+    assert report.rounds[-1].ended_game
+    assert all(r.rules == rules and len(r.common) == 2 for r in report.rounds)
+    assert "--rules deck=32,jokers=1,common=2,max=5,initial=2" in report.replay_command
+    assert report.to_dict()["rules"] == rules.to_dict()
+
+
+def test_a_bots_message_carries_the_rules_and_the_common_hand() -> None:
+    from arena.protocol import YOUR_TURN, message
+    from engine.rules import Rules
+
+    rules = Rules(deck_size=32, jokers=1, common_cards=2)
+    game = Game(seed_sequence(2), rules)
+    game.join("ann")
+    game.join("ben")
+    game.start()
+    me = game.current_player
+    assert me is not None
+    sent = json.loads(message(game, me, YOUR_TURN, RoundLog()))
+    assert sent["rules"] == rules.to_dict()
+    assert sent["common_hand"] == [rules.card_dict(i) for i in game.common_indices]
+    assert len(sent["common_hand"]) == 2
+    assert sent["legal_actions"][-1] == 139

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import re
 import sys
 
 import pytest
@@ -62,3 +63,48 @@ def test_an_unusable_command_is_refused_at_once(text: str, reason: str) -> None:
 def test_each_argument_is_its_own_entry_numbered_when_names_repeat() -> None:
     parsed = [parse_agent(t) for t in ("random", "me=random", "random")]
     assert entry_labels(parsed) == ["random#1", "me", "random#2"]
+
+
+# ---------------------------------------------------------------------- --rules
+
+
+def test_rules_are_parsed_from_key_value_pairs() -> None:
+    from arena.specs import parse_rules, rules_text
+    from engine.rules import RandomInitial, Rules
+
+    rules = parse_rules("deck=32,jokers=1,blanks=0,common=2,max=5,initial=2")
+    assert rules == Rules(deck_size=32, jokers=1, common_cards=2, max_cards=5, initial_cards=2)
+    assert parse_rules("") == Rules()
+    assert parse_rules(" Deck = 32 , common=growing ") == Rules(deck_size=32, common_cards=-1)
+    assert parse_rules("common=slowly_growing").common_cards == -2
+    assert parse_rules("initial=random").initial_cards is RandomInitial.RANDOM
+    assert parse_rules("deck_size=32,common_cards=1,max_cards=4") == Rules(
+        deck_size=32, common_cards=1, max_cards=4
+    )
+    for text in ("deck=32,jokers=1,common=2,max=5,initial=2", "", "jokers=3,initial=random"):
+        assert parse_rules(rules_text(parse_rules(text))) == parse_rules(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("deck=33", "deck_size must be 24 or 32"),
+        ("jokers=13", "jokers must be between 0 and 12"),
+        ("jokers=-1", "jokers must be between"),
+        ("blanks=x", "blanks must be an integer, not 'x'"),
+        ("common=13", "common_cards must be"),
+        ("max=12", "max_cards must be"),
+        ("initial=0", "initial_cards must be between"),
+        ("initial=lots", "initial must be an integer"),
+        ("colour=3", "unknown rule 'colour'"),
+        ("deck", "expected key=value, got 'deck'"),
+        ("deck=", "expected key=value"),
+        ("deck=24,deck=32", "'deck' given twice"),
+        ("jokers=1.5", "jokers must be an integer"),
+    ],
+)
+def test_bad_rules_are_refused_with_a_clear_message(text: str, says: str) -> None:
+    from arena.specs import RulesSpecError, parse_rules
+
+    with pytest.raises(RulesSpecError, match=re.escape(says)):
+        parse_rules(text)
