@@ -23,6 +23,7 @@ from tests.support.dynamo import fake_aws_env, serialised_moto_dynamodb
 def handler(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("BLEF_STORE", "dynamodb")
     monkeypatch.setenv("BLEF_TABLE_NAME", "blef-lambda-test")
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "blef-api")  # logs as on Lambda
     get_settings.cache_clear()
     lambda_handler.use(None)
     with fake_aws_env(), mock_aws(), serialised_moto_dynamodb():
@@ -99,6 +100,8 @@ def test_a_whole_game_is_played_through_the_lambda_handler(
     logs = capsys.readouterr().out
     lines = [json.loads(line) for line in logs.splitlines() if line.startswith("{")]
     assert lines and all("request_id" in line for line in lines)
+    assert {line["service"] for line in lines} == {"blef"}
+    assert any(line.get("game") for line in lines)  # a tag of the game, never its UUID
     for secret in players.values():
         assert secret not in logs
     assert '"hand"' not in logs and "colour" not in logs
