@@ -88,9 +88,10 @@ def lambda_formatter() -> logging.Formatter:
     class Formatter(LambdaPowertoolsFormatter):
         json_lines = True
 
-        def _extract_log_exception(
+        # No traceback text (an exception's message may quote a UUID): the type only.
+        def _extract_log_exception(  # type: ignore[override]
             self, log_record: logging.LogRecord
-        ) -> tuple[None, str | None, None]:  # type: ignore[override] (no text: it may quote a UUID)
+        ) -> tuple[None, str | None, None]:
             exc_type = log_record.exc_info[0] if log_record.exc_info else None
             return None, exc_type.__name__ if exc_type is not None else None, None
 
