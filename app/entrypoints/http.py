@@ -9,18 +9,45 @@ for the life of the execution environment. ``benchmarks/cold_start.py`` measures
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from typing import TYPE_CHECKING, Any
 
 import fastapi  # noqa: F401 (the library is loaded at init; the app is built on first use)
 from mangum import Mangum
 
+from app.entrypoints.metrics import count_change, invocation
 from app.entrypoints.runtime import Lazy
+
+if TYPE_CHECKING:
+    from app.config.settings import Settings
+    from app.service import GameService
 
 
 def _build() -> Mangum:
-    from app.api.main import create_app  # noqa: PLC0415 (the route table: built when invoked)
+    from app.api.deps import ServiceProvider  # noqa: PLC0415 (the route table: built when invoked)
+    from app.api.main import create_app  # noqa: PLC0415
 
-    return Mangum(create_app(), lifespan="off")
+    class Metered(ServiceProvider):
+        """The app's service, told once to count its changes (the business metrics,
+        app/entrypoints/metrics.py) when the first request that needs it builds it."""
+
+        def __init__(self, settings: Settings) -> None:
+            super().__init__(settings)
+            self._metered = threading.Lock()
+            self._counting = False
+
+        def get(self) -> GameService:
+            service = super().get()
+            if not self._counting:
+                with self._metered:
+                    if not self._counting:
+                        service.subscribe(count_change)
+                        self._counting = True
+            return service
+
+    app = create_app()
+    app.state.services = Metered(app.state.services.settings)
+    return Mangum(app, lifespan="off")
 
 
 _adapter: Lazy[Mangum] = Lazy(_build)
@@ -31,5 +58,6 @@ use = _adapter.use
 
 
 def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    result: dict[str, Any] = _adapter.get()(event, context)
+    with invocation("http"):
+        result: dict[str, Any] = _adapter.get()(event, context)
     return result

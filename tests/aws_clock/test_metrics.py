@@ -1,0 +1,71 @@
+"""The clock functions' business metrics: each invocation prints what it did as CloudWatch
+EMF lines (AI moves, timeouts, moves, finished games), counted from the saved changes, with
+no UUID in them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from app.config import metrics
+from app.entrypoints import clock as clock_handler
+from app.entrypoints.metrics import count_change
+from tests.aws_clock.conftest import THINK, Aws, sqs_event
+from tests.aws_clock.test_aws_clock import human_game
+from tests.support.clock import ai_game
+from tests.support.emf import SERVICE, UUID, counted, emf_lines
+
+
+@pytest.fixture
+def metered(aws: Aws, monkeypatch: pytest.MonkeyPatch) -> Iterator[Aws]:
+    """The clock's service counting its changes, as app/entrypoints/runtime.py sets it up."""
+    monkeypatch.setenv("POWERTOOLS_METRICS_NAMESPACE", "Blef/test")
+    aws.service.subscribe(count_change)
+    yield aws
+    assert not metrics.tally.enabled
+
+
+def test_an_ai_move_fired_from_the_queue_is_flushed_as_emf_by_that_invocation(
+    metered: Aws, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, _ = ai_game(metered.service)
+    clock_handler.schedule(metered.stream_of(game))
+    capsys.readouterr()  # the moves of the set-up were made outside any invocation
+    (message,) = metered.sqs.sent
+    metered.fake.advance(THINK)
+
+    clock_handler.fire(sqs_event(message))
+
+    out = capsys.readouterr().out
+    lines = emf_lines(out)
+    assert counted(lines) == {("Moves", SERVICE): 1, ("AIMoves", SERVICE): 1}
+    (line,) = lines
+    assert line["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Blef/test"
+    assert game not in out and not UUID.search(out)
+
+
+def test_a_deadline_passed_is_a_timeout_and_no_move(
+    metered: Aws, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, players = human_game(metered.service, limit=5)
+    clock_handler.schedule(metered.stream_of(game))
+    (message,) = metered.sqs.sent
+    metered.fake.advance(5)
+    capsys.readouterr()
+
+    clock_handler.fire(sqs_event(message))
+
+    out = capsys.readouterr().out
+    assert counted(emf_lines(out)) == {("Timeouts", SERVICE): 1}
+    assert not UUID.search(out)
+    for secret in (game, *players.values()):
+        assert secret not in out
+
+
+def test_an_invocation_that_changes_nothing_prints_no_metrics(
+    metered: Aws, capsys: pytest.CaptureFixture[str]
+) -> None:
+    capsys.readouterr()
+    assert clock_handler.sweep({}) == {"acted": 0}
+    assert emf_lines(capsys.readouterr().out) == []
