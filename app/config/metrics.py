@@ -14,6 +14,8 @@ app/entrypoints/metrics.py and from the API's error answers by app/api/errors.py
 - ``GamesCreated``, ``GamesStarted``, ``GamesFinished``;
 - ``Moves`` (every bet and check, AI's included), ``AIMoves`` (those of AI players),
   ``Timeouts`` (a human's move deadline passed: the clock took the round from them);
+- ``ClockLateness`` (unit Seconds, one value per AI move and timeout): how long after
+  its due time the clock made it;
 - ``Refusals``, with the dimension ``code`` as well (the ``code`` of the error answer:
   ``invalid_action``, ``conflict``, ``invalid_state``, ``internal``, ...).
 
@@ -40,6 +42,7 @@ MOVES: Final = "Moves"
 AI_MOVES: Final = "AIMoves"
 TIMEOUTS: Final = "Timeouts"
 REFUSALS: Final = "Refusals"
+CLOCK_LATENESS: Final = "ClockLateness"
 NAMES: Final = (GAMES_CREATED, GAMES_STARTED, GAMES_FINISHED, MOVES, AI_MOVES, TIMEOUTS)
 
 _CODE: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -54,6 +57,7 @@ class Tally:
         self._lock = threading.Lock()
         self._counts: Counter[str] = Counter()
         self._refusals: Counter[str] = Counter()
+        self._seconds: dict[str, list[float]] = {}
 
     def count(self, name: str, value: int = 1) -> None:
         if self.enabled and value:
@@ -67,13 +71,19 @@ class Tally:
             with self._lock:
                 self._refusals[safe] += 1
 
-    def take(self) -> tuple[dict[str, int], dict[str, int]]:
-        """The counts so far, and zero again."""
+    def seconds(self, name: str, value: float) -> None:
+        if self.enabled:
+            with self._lock:
+                self._seconds.setdefault(name, []).append(max(0.0, round(value, 3)))
+
+    def take(self) -> tuple[dict[str, int], dict[str, int], dict[str, list[float]]]:
+        """The counts and durations so far, and zero again."""
         with self._lock:
-            counts, refusals = dict(self._counts), dict(self._refusals)
+            counts, refusals, seconds = dict(self._counts), dict(self._refusals), self._seconds
             self._counts.clear()
             self._refusals.clear()
-        return counts, refusals
+            self._seconds = {}
+        return counts, refusals, seconds
 
 
 tally = Tally()
@@ -81,6 +91,8 @@ count = tally.count
 """Count ``value`` of the business metric ``name`` (no-op unless a Lambda handler runs)."""
 refusal = tally.refusal
 """Count one refusal answered with ``code`` (no-op unless a Lambda handler runs)."""
+seconds = tally.seconds
+"""Record one duration of ``name``, in seconds (no-op unless a Lambda handler runs)."""
 
 
 def namespace() -> str:
@@ -90,8 +102,8 @@ def namespace() -> str:
 def flush() -> None:
     """Print what was counted as EMF lines (one for the counts, one per refusal code), and
     zero the counts. Prints nothing when nothing was counted."""
-    counts, refusals = tally.take()
-    if not counts and not refusals:
+    counts, refusals, durations = tally.take()
+    if not counts and not refusals and not durations:
         return
     from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (  # noqa: PLC0415
         AmazonCloudWatchEMFProvider,
@@ -102,10 +114,13 @@ def flush() -> None:
             namespace=namespace(), service=SERVICE, default_dimensions={"service": SERVICE}
         )
 
-    if counts:
+    if counts or durations:
         emf = provider()
         for name, value in sorted(counts.items()):
             emf.add_metric(name=name, unit="Count", value=value)
+        for name, values in sorted(durations.items()):
+            for each in values[:100]:  # EMF takes at most 100 values of a metric per line
+                emf.add_metric(name=name, unit="Seconds", value=each)
         emf.flush_metrics()
     for code, value in sorted(refusals.items()):
         emf = provider()

@@ -10,7 +10,9 @@ what every Lambda handler runs in (the metrics flushed at its end, and X-Ray tra
   **AI move** when its player is an AI;
 - a lost round (89) with no check before it, of the player whose turn it was, saved once
   their move deadline had passed, is a **timeout** (a resignation before the deadline is
-  not).
+  not);
+- an AI move or a timeout also records how late it came: the time of its save minus the
+  time the version before was due (``ClockLateness``).
 
 Nothing here is read of a player but their seat's nickname and whether an AI holds it, and
 nothing of it is a metric's dimension.
@@ -57,10 +59,14 @@ def count_change(change: Change) -> None:
     added = _added(_history(previous.state), doc.state, change)
     agents = dict(zip(before.nicknames, before.ai_agents, strict=True))
     moves = [(player, action) for player, action in added if action <= CHECK]
+    ai_moves = sum(1 for player, _ in moves if agents.get(player))
     metrics.count(metrics.MOVES, len(moves))
-    metrics.count(metrics.AI_MOVES, sum(1 for player, _ in moves if agents.get(player)))
-    if _timed_out(added, before.current, before.nicknames, previous.move_deadline, doc):
+    metrics.count(metrics.AI_MOVES, ai_moves)
+    timed_out = _timed_out(added, before.current, before.nicknames, previous.move_deadline, doc)
+    if timed_out:
         metrics.count(metrics.TIMEOUTS)
+    if (ai_moves or timed_out) and previous.due_at is not None:
+        metrics.seconds(metrics.CLOCK_LATENESS, doc.last_modified - previous.due_at)
 
 
 def _history(state: dict[str, Any]) -> list[tuple[str, int]]:

@@ -39,7 +39,11 @@ def test_an_ai_move_fired_from_the_queue_is_flushed_as_emf_by_that_invocation(
 
     out = capsys.readouterr().out
     lines = emf_lines(out)
-    assert counted(lines) == {("Moves", SERVICE): 1, ("AIMoves", SERVICE): 1}
+    assert counted(lines) == {
+        ("Moves", SERVICE): 1,
+        ("AIMoves", SERVICE): 1,
+        ("ClockLateness", SERVICE): 0,  # fired at its due time on the fake clock
+    }
     (line,) = lines
     assert line["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Blef/test"
     assert game not in out and not UUID.search(out)
@@ -51,13 +55,18 @@ def test_a_deadline_passed_is_a_timeout_and_no_move(
     game, players = human_game(metered.service, limit=5)
     clock_handler.schedule(metered.stream_of(game))
     (message,) = metered.sqs.sent
-    metered.fake.advance(5)
+    metered.fake.advance(5 + 2)  # two seconds late
     capsys.readouterr()
 
     clock_handler.fire(sqs_event(message))
 
     out = capsys.readouterr().out
-    assert counted(emf_lines(out)) == {("Timeouts", SERVICE): 1}
+    lines = emf_lines(out)
+    assert counted(lines) == {("Timeouts", SERVICE): 1, ("ClockLateness", SERVICE): 2}
+    (line,) = lines
+    assert line["ClockLateness"] == [2.0]
+    units = {m["Name"]: m["Unit"] for m in line["_aws"]["CloudWatchMetrics"][0]["Metrics"]}
+    assert units == {"Timeouts": "Count", "ClockLateness": "Seconds"}
     assert not UUID.search(out)
     for secret in (game, *players.values()):
         assert secret not in out

@@ -30,7 +30,7 @@ def counted(lines: list[dict[str, Any]]) -> dict[Key, int]:
         (dimensions,) = directive["Dimensions"]
         dims = tuple((name, line[name]) for name in sorted(dimensions))
         for metric in directive["Metrics"]:
-            assert metric["Unit"] == "Count"
+            assert metric["Unit"] in ("Count", "Seconds")
             value = line[metric["Name"]]
             key = (metric["Name"], dims)
             total[key] = total.get(key, 0) + int(sum(value) if isinstance(value, list) else value)
