@@ -56,7 +56,8 @@ def count_change(change: Change) -> None:
         return
     if not change.snapshots and previous.state.get("history") == doc.state.get("history"):
         return  # nothing was played (the table, a reaction, a rename)
-    added = _added(_history(previous.state), doc.state, change)
+    running = after.status is Status.RUNNING
+    added = _added(_history(previous.state, before.nicknames), after.nicknames, running, change)
     agents = dict(zip(before.nicknames, before.ai_agents, strict=True))
     moves = [(player, action) for player, action in added if action <= CHECK]
     ai_moves = sum(1 for player, _ in moves if agents.get(player))
@@ -69,26 +70,24 @@ def count_change(change: Change) -> None:
         metrics.seconds(metrics.CLOCK_LATENESS, doc.last_modified - previous.due_at)
 
 
-def _history(state: dict[str, Any]) -> list[tuple[str, int]]:
-    """The round in play's moves, as the engine reads them."""
-    from engine.game import Game  # noqa: PLC0415
-
-    return [(move.player, move.action_id) for move in Game.from_dict(state).history]
+def _history(state: dict[str, Any], nicknames: Sequence[str]) -> list[tuple[str, int]]:
+    """The round in play's moves, as (nickname, action), read from the engine's stored form
+    (``[seat, action]`` pairs, engine/serialise.py) without rebuilding the game: this runs
+    on every write."""
+    return [(nicknames[seat], int(action)) for seat, action in state.get("history") or ()]
 
 
 def _added(
-    before: Sequence[tuple[str, int]], state: dict[str, Any], change: Change
+    before: Sequence[tuple[str, int]], nicknames: Sequence[str], running: bool, change: Change
 ) -> list[tuple[str, int]]:
     """The history entries the change added: the rest of the round in play (ended, as its
-    snapshot shows it, or still running), then any later round whole."""
+    snapshot shows it, or still running), then, while the game runs, the round in play."""
     rounds = [
         [(str(m["player"]), int(m["action_id"])) for m in snapshot.data.get("history") or ()]
         for snapshot in change.snapshots
     ]
-    from engine.facts import Status  # noqa: PLC0415
-
-    if not rounds or change.doc.facts.status is Status.RUNNING:
-        rounds.append(_history(state))
+    if not rounds or running:
+        rounds.append(_history(change.doc.state, nicknames))
     first, *later = rounds
     return [*first[len(before) :], *(entry for each in later for entry in each)]
 

@@ -78,3 +78,22 @@ def test_an_invocation_that_changes_nothing_prints_no_metrics(
     capsys.readouterr()
     assert clock_handler.sweep({}) == {"acted": 0}
     assert emf_lines(capsys.readouterr().out) == []
+
+
+@pytest.mark.parametrize(("late", "timeouts"), [(0, 0), (31, 1)])
+def test_a_round_lost_without_a_check_is_a_timeout_only_past_the_movers_deadline(
+    metered: Aws, capsys: pytest.CaptureFixture[str], late: int, timeouts: int
+) -> None:
+    """A lost round with no check is a timeout only once the mover's deadline has passed."""
+    game, players = human_game(metered.service, limit=30)
+    mover = metered.service.state(game).body["cp_nickname"]
+    metered.fake.advance(late)
+    capsys.readouterr()
+
+    with metrics.flushed():
+        metered.service.resign(game, players[mover])
+
+    counts = counted(emf_lines(capsys.readouterr().out))
+    assert counts.get(("Timeouts", SERVICE), 0) == timeouts
+    assert counts[("GamesFinished", SERVICE)] == 1  # two players: the other one won
+    assert ("Moves", SERVICE) not in counts
