@@ -6,6 +6,22 @@ DynamoDB requests per bet and per check. Each part plays whole 4-player games fo
 time. Prints readable lines, then one JSON line with every figure.
 
     .venv/bin/python benchmarks/api_bench.py [--seconds 8]
+    .venv/bin/python benchmarks/api_bench.py --interleaved 7 [--seconds 2]
+
+``--interleaved N`` measures (a) and (b) as ratios to floors instead, in N rounds that each
+run four parts in a shuffled order for ``--seconds`` of operation time each (so both sides of
+a ratio see the same machine load):
+
+- ``service_move``: a move through ``GameService.play`` on SQLite, as (a);
+- ``store_floor``: what that write path cannot avoid: one ``SqliteStore.load`` and one
+  conditional ``save`` of the same game, with no engine, no rules and no reply;
+- ``http_move``: a move by ``POST /games/{game}/play`` on ``blef serve``, as (b);
+- ``http_floor``: ``GET /health`` on the same server over the same kept-alive connection
+  (uvicorn, FastAPI and the middleware, no store).
+
+It prints each part's median p50 and p99 latency over the rounds, and the ratios
+``service_move / store_floor`` and ``http_move / http_floor``. (c) has its own ratio to a
+floor: benchmarks/lambda_cpu.py.
 """
 
 from __future__ import annotations
@@ -13,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import platform
 import random
 import statistics
 import sys
@@ -219,10 +236,134 @@ def bench_lambda(seconds: float) -> dict[str, Any]:
     return result
 
 
+def timed(seconds: float, operation: Callable[[], None]) -> list[float]:
+    """Latencies of ``operation`` repeated until ``seconds`` of it are spent."""
+    latencies: list[float] = []
+    spent = 0.0
+    while spent < seconds:
+        started = time.perf_counter()
+        operation()
+        took = time.perf_counter() - started
+        latencies.append(took)
+        spent += took
+    return latencies
+
+
+def interleaved(rounds: int, seconds: float) -> dict[str, Any]:
+    import dataclasses
+
+    import httpx
+
+    from app.config.settings import Settings
+    from app.service import GameService
+    from app.store.sqlite import SqliteStore
+    from benchmarks.load import UNLIMITED, Server
+
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Server(Path(tmp) / "b.db", Path(tmp) / "serve.log", env=UNLIMITED) as server,
+        httpx.Client(base_url=server.url, timeout=10) as http,
+    ):
+        store = SqliteStore(Path(tmp) / "bench.db")
+        service = GameService(store, Settings())
+
+        def service_game() -> tuple[str, dict[str, str]]:
+            game = service.create_game()["game_uuid"]
+            players = {n: service.join(game, n)["player_uuid"] for n in NAMES}
+            service.start(game, players[NAMES[0]])
+            return game, players
+
+        floor_game, _ = service_game()
+
+        def store_floor() -> None:
+            doc = store.load(floor_game)
+            assert doc is not None
+            store.save(dataclasses.replace(doc, version=doc.version + 1), doc.version)
+
+        def http_game() -> tuple[str, dict[str, str]]:
+            game = http.post("/games/create").json()["game_uuid"]
+            players = {
+                n: http.post(f"/games/{game}/join", json={"nickname": n}).json()["player_uuid"]
+                for n in NAMES
+            }
+            http.post(
+                f"/games/{game}/start", headers={"Authorization": f"Bearer {players[NAMES[0]]}"}
+            )
+            return game, players
+
+        def http_move(game: str, player: str, action: int) -> None:
+            r = http.post(
+                f"/games/{game}/play",
+                json={"action_id": action},
+                headers={"Authorization": f"Bearer {player}"},
+            )
+            assert r.status_code == 200, r.text
+
+        def http_floor() -> None:
+            assert http.get("/health").status_code == 200
+
+        parts: dict[str, Callable[[], list[float]]] = {
+            "service_move": lambda: play_games(
+                seconds,
+                service_game,
+                lambda g: service.state(g).body,
+                lambda g, p, a: service.play(g, p, a) and None,
+            )[0],
+            "store_floor": lambda: timed(seconds, store_floor),
+            "http_move": lambda: play_games(
+                seconds, http_game, lambda g: http.get(f"/games/{g}").json(), http_move
+            )[0],
+            "http_floor": lambda: timed(seconds, http_floor),
+        }
+        for part in parts.values():  # warm-up
+            part()
+        p50: dict[str, list[float]] = {name: [] for name in parts}
+        p99: dict[str, list[float]] = {name: [] for name in parts}
+        order_rng = random.Random(0)
+        load_before = os.getloadavg()
+        for _ in range(rounds):
+            order = list(parts)
+            order_rng.shuffle(order)
+            for name in order:
+                figures = summary(parts[name](), seconds)
+                p50[name].append(figures["p50_ms"])
+                p99[name].append(figures["p99_ms"])
+        store.close()
+    med50 = {name: statistics.median(values) for name, values in p50.items()}
+    med99 = {name: statistics.median(values) for name, values in p99.items()}
+    return {
+        "benchmark": "api_interleaved",
+        "rounds": rounds,
+        "seconds_per_part": seconds,
+        "ratio_p50": {
+            "service_move/store_floor": round(med50["service_move"] / med50["store_floor"], 2),
+            "http_move/http_floor": round(med50["http_move"] / med50["http_floor"], 2),
+        },
+        "ratio_p99": {
+            "service_move/store_floor": round(med99["service_move"] / med99["store_floor"], 2),
+            "http_move/http_floor": round(med99["http_move"] / med99["http_floor"], 2),
+        },
+        "median_p50_ms": {name: round(v, 3) for name, v in med50.items()},
+        "median_p99_ms": {name: round(v, 3) for name, v in med99.items()},
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "date": time.strftime("%Y-%m-%d"),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=8.0, help="move time per part")
+    parser.add_argument(
+        "--interleaved", type=int, metavar="ROUNDS", help="ratios to floors, interleaved"
+    )
     args = parser.parse_args()
+    if args.interleaved:
+        print(json.dumps(interleaved(args.interleaved, args.seconds)))
+        return
     figures: dict[str, Any] = {}
     for name, part in (
         ("service_sqlite", bench_service),

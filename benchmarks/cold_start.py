@@ -1,18 +1,24 @@
-"""Cold-start proxy: how long importing the Lambda handler takes in a fresh interpreter.
+"""Cold start of each Lambda function, as ratios to the libraries it cannot avoid.
 
-    .venv/bin/python benchmarks/cold_start.py [--runs 15] [--no-bytecode-cache]
+    .venv/bin/python benchmarks/cold_start.py [--runs 15]
 
-Each run is a new ``python -X importtime -c "import app.entrypoints.http"`` process, with the
-environment the function has on AWS (``BLEF_STORE=dynamodb``, a table name, a region).
-``import_ms`` is the handler module's cumulative import time as ``-X importtime`` reports
-it; ``process_ms`` is the whole process, interpreter start-up included, and
-``interpreter_ms`` is the same for ``python -c pass``, so the difference is what the
-handler adds. ``--no-bytecode-cache`` points every run at an empty bytecode cache, so that
-every module is compiled from source: what happens on Lambda, whose code folder is
-read-only, unless the asset ships compiled bytecode.
+Each figure is one fresh interpreter (``python -c``) with the environment the functions have
+on AWS, timing with ``time.perf_counter`` inside the process:
 
-Prints one JSON line. Nothing here is Lambda itself: the function's CPU share (memory
-size), Python version and disk differ, so compare runs with each other, not with AWS.
+- ``import``: importing the function's entry module (``app.entrypoints.http``,
+  ``.websocket``, ``.clock``), as a ratio to importing its floor: the libraries it cannot
+  do without (``fastapi, mangum, boto3`` for the HTTP function; ``boto3`` for the others,
+  which load it on their first invocation).
+- ``first_request`` (HTTP only): importing the entry module, then its first invocation (an
+  API Gateway v2 ``GET /games/create``; building the app, the settings, logging, the
+  DynamoDB client), against importing the floor libraries, then the floor handler's first
+  request (benchmarks/lambda_harness.py: one GetItem and one PutItem through Mangum and a
+  bare FastAPI app). AWS is answered in memory at the client in both. This is what a cold
+  start costs in all, wherever the work is put.
+
+Every round runs every figure once, in a shuffled order (interleaved, so that both sides of
+a ratio see the same machine load); the ratio is of the medians. Prints one JSON line.
+Nothing here is Lambda itself (CPU share, Python version, disk differ): compare ratios.
 """
 
 from __future__ import annotations
@@ -21,102 +27,101 @@ import argparse
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 REPO_DIR = Path(__file__).resolve().parent.parent
-MODULE = "app.entrypoints.http"
-LAMBDA_ENVIRONMENT = {
-    "BLEF_STORE": "dynamodb",
-    "BLEF_TABLE_NAME": "blef-cold-start-benchmark",
-    "AWS_DEFAULT_REGION": "eu-west-1",
-    "AWS_REGION": "eu-west-1",
-    "LOG_LEVEL": "INFO",
+sys.path.insert(0, str(REPO_DIR / "benchmarks"))
+
+import lambda_harness as harness  # noqa: E402
+
+FUNCTIONS = {
+    "app.entrypoints.http": "fastapi, mangum, boto3",
+    "app.entrypoints.websocket": "boto3",
+    "app.entrypoints.clock": "boto3",
+}
+_SETUP = (
+    "import sys, time\n"
+    f"sys.path.insert(0, {str(REPO_DIR / 'benchmarks')!r})\n"
+    "import lambda_harness as h\n"
+    "h.set_lambda_environment(); fake = h.FakeAws(); h.install(fake)\n"
+    "t = time.perf_counter()\n"
+)
+FIRST_REQUEST = {
+    "handler": _SETUP + "import app.entrypoints.http as m\n"
+    "h.call(m.handler, 'GET', '/games/create')\n",
+    "floor": _SETUP + "import fastapi, mangum, boto3\n"
+    "h.call(h.floor_handler(fake), 'GET', '/floor/x')\n",
 }
 
 
-def _environment(no_bytecode_cache: bool, cache_dir: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("BLEF_", "PYTHON"))}
-    env |= LAMBDA_ENVIRONMENT
-    env["PYTHONPATH"] = str(REPO_DIR)
-    if no_bytecode_cache:
-        env["PYTHONPYCACHEPREFIX"] = str(cache_dir)
-    return env
+def _import_code(modules: str) -> str:
+    return f"import time\nt = time.perf_counter()\nimport {modules}\n"
 
 
-def _run(code: str, env: dict[str, str], importtime: bool) -> tuple[float, str]:
-    command = [sys.executable, *(["-X", "importtime"] if importtime else []), "-c", code]
-    started = time.perf_counter()
+def _run(code: str, env: dict[str, str]) -> float:
+    code += "print((time.perf_counter() - t) * 1000)\n"
     done = subprocess.run(
-        command, check=False, env=env, cwd=REPO_DIR, capture_output=True, text=True
+        [sys.executable, "-c", code],
+        check=False,
+        env=env,
+        cwd=REPO_DIR,
+        capture_output=True,
+        text=True,
     )
-    elapsed_ms = (time.perf_counter() - started) * 1000
     if done.returncode != 0:
-        tail = "\n".join(done.stderr.strip().splitlines()[-5:])
-        raise SystemExit(f"`python -c {code!r}` failed (exit {done.returncode}):\n{tail}")
-    return elapsed_ms, done.stderr
-
-
-def _import_times(stderr: str) -> dict[str, float]:
-    """Cumulative import time in ms per module, from ``-X importtime`` output."""
-    times: dict[str, float] = {}
-    for line in stderr.splitlines():
-        if not line.startswith("import time:") or "cumulative" in line:
-            continue
-        _self_us, cumulative_us, name = line.removeprefix("import time:").split("|")
-        times[name.strip()] = int(cumulative_us) / 1000
-    return times
+        raise SystemExit(f"failed:\n{code}\n{done.stderr[-2000:]}")
+    return float(done.stdout.strip().splitlines()[-1])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Time importing the Lambda handler.")
+    parser = argparse.ArgumentParser(description="Cold start of each Lambda function.")
     parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument(
-        "--no-bytecode-cache",
-        action="store_true",
-        help="compile every module from source in every run (as on Lambda without .pyc)",
-    )
+    parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
-    import_ms: list[float] = []
-    process_ms: list[float] = []
-    interpreter_ms: list[float] = []
-    slowest: dict[str, float] = {}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BLEF_", "PYTHON"))}
+    env |= harness.LAMBDA_ENVIRONMENT
+    env["PYTHONPATH"] = str(REPO_DIR)
+    figures: dict[str, str] = {}
+    for module, floor in FUNCTIONS.items():
+        figures[f"import {module}"] = _import_code(module)
+        figures[f"import {floor}"] = _import_code(floor)
+    figures |= {f"first request: {k}": code for k, code in FIRST_REQUEST.items()}
+    times: dict[str, list[float]] = {name: [] for name in figures}
+    rng = random.Random(args.seed)
+    load_before = os.getloadavg()
     for _ in range(args.runs):
-        with tempfile.TemporaryDirectory(prefix="blef-pycache-") as cache:
-            env = _environment(args.no_bytecode_cache, Path(cache))
-            interpreter_ms.append(_run("pass", env, importtime=False)[0])
-            elapsed, stderr = _run(f"import {MODULE}", env, importtime=True)
-        times = _import_times(stderr)
-        if MODULE not in times:
-            raise SystemExit(f"-X importtime reported no time for {MODULE}")
-        process_ms.append(elapsed)
-        import_ms.append(times[MODULE])
-        top_level = {name: ms for name, ms in times.items() if "." not in name}
-        for name, ms in top_level.items():
-            slowest[name] = max(slowest.get(name, 0.0), ms)
-
+        order = list(figures)
+        rng.shuffle(order)
+        for name in order:
+            times[name].append(_run(figures[name], env))
+    median = {name: statistics.median(values) for name, values in times.items()}
     result = {
         "benchmark": "cold_start",
-        "module": MODULE,
         "runs": args.runs,
-        "bytecode_cache": not args.no_bytecode_cache,
-        "import_ms_median": round(statistics.median(import_ms), 1),
-        "import_ms_min": round(min(import_ms), 1),
-        "process_ms_median": round(statistics.median(process_ms), 1),
-        "process_ms_min": round(min(process_ms), 1),
-        "interpreter_ms_median": round(statistics.median(interpreter_ms), 1),
-        "slowest_top_level_imports_ms": {
-            name: round(ms, 1)
-            for name, ms in sorted(slowest.items(), key=lambda item: -item[1])[:8]
+        "import_ratio": {
+            module: round(median[f"import {module}"] / median[f"import {floor}"], 2)
+            for module, floor in FUNCTIONS.items()
         },
+        "floor": FUNCTIONS,
+        "first_request_ratio": {
+            "app.entrypoints.http": round(
+                median["first request: handler"] / median["first request: floor"], 2
+            )
+        },
+        "median_ms": {name: round(ms, 1) for name, ms in median.items()},
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
         "python": platform.python_version(),
         "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "date": time.strftime("%Y-%m-%d"),
     }
     print(json.dumps(result))
     return 0

@@ -15,22 +15,34 @@ and the share of a core the process got is printed beside it. Prints readable li
 one JSON line with every figure.
 
     .venv/bin/python benchmarks/engine_bench.py [--seconds 3]
+    .venv/bin/python benchmarks/engine_bench.py --interleaved 9 [--seconds 1]
+
+``--interleaved N`` measures the engine as a ratio instead: N rounds, each running, in a
+shuffled order, 4-player games through the engine and through :func:`lean_game`, the
+classic lean loop (the same rules and the same random policy on bare lists and one bit
+mask: no validation, no records, no seed commitments, no observations), for ``--seconds``
+each; it prints the median of each side's moves per CPU second and their ratio, so that
+both sides see the same machine load.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine.agents import RandomAgent  # noqa: E402
+from engine.facts import max_cards  # noqa: E402
 from engine.play import play_game  # noqa: E402
 from engine.sets import exists  # noqa: E402
 
@@ -67,6 +79,102 @@ def bench_games(n_players: int, seconds: float) -> dict[str, float]:
         "rounds_per_game": rounds / games,
         "moves_per_game": moves / games,
         "moves_per_s": moves / cpu,
+    }
+
+
+def lean_game(n_players: int, rnd: random.Random) -> int:
+    """One game of Blef in the classic lean loop; returns its moves (bets and checks).
+
+    The rules of engine.game on bare lists: everyone starts with one card, a lost round
+    adds one, past the maximum a player is out; the loser begins the next round (the next
+    player if they are out). The policy is RandomAgent's: uniform over the legal actions."""
+    r = rnd.random
+    cards = [1] * n_players
+    limit = max_cards(n_players)
+    active = n_players
+    first = 0
+    moves = 0
+    deck = list(range(24))
+    while active > 1:
+        rnd.shuffle(deck)
+        mask = 0
+        dealt = 0
+        for count in cards:
+            for card in deck[dealt : dealt + count]:
+                mask |= 1 << card
+            dealt += count
+        seat, low, last_bet, last_seat = first, 0, 0, first
+        while True:
+            action = low + int(r() * (89 - low)) if low else int(r() * 88)
+            moves += 1
+            if action == 88:
+                loser = seat if exists(last_bet, mask) else last_seat
+                break
+            last_bet, last_seat, low = action, seat, action + 1
+            seat = (seat + 1) % n_players
+            while not cards[seat]:
+                seat = (seat + 1) % n_players
+        cards[loser] += 1
+        first = loser
+        if cards[loser] > limit:
+            cards[loser] = 0
+            active -= 1
+            while not cards[first]:
+                first = (first + 1) % n_players
+    return moves
+
+
+def bench_lean(n_players: int, seconds: float) -> dict[str, float]:
+    """The lean loop's games for about ``seconds``, as :func:`bench_games` measures."""
+    rnd = random.Random(7)
+    for _ in range(20):
+        lean_game(n_players, rnd)
+    games = moves = 0
+    start, cpu_start = time.perf_counter(), time.process_time()
+    deadline = start + seconds
+    while True:
+        for _ in range(GAME_BATCH):
+            moves += lean_game(n_players, rnd)
+            games += 1
+        now = time.perf_counter()
+        if now >= deadline:
+            break
+    cpu = time.process_time() - cpu_start
+    return {"games": games, "moves_per_s": moves / cpu, "core_share": cpu / (now - start)}
+
+
+def interleaved(rounds: int, seconds: float, n_players: int = 4) -> dict[str, Any]:
+    """The engine's moves per CPU second as a ratio to the lean loop's, interleaved."""
+    parts = {
+        "engine": lambda: bench_games(n_players, seconds),
+        "lean_loop": lambda: bench_lean(n_players, seconds),
+    }
+    rates: dict[str, list[float]] = {name: [] for name in parts}
+    shares: list[float] = []
+    order_rng = random.Random(0)
+    load_before = os.getloadavg()
+    for _ in range(rounds):
+        order = list(parts)
+        order_rng.shuffle(order)
+        for name in order:
+            result = parts[name]()
+            rates[name].append(result["moves_per_s"])
+            shares.append(result["core_share"])
+    median = {name: statistics.median(values) for name, values in rates.items()}
+    return {
+        "benchmark": "engine_interleaved",
+        "players": n_players,
+        "rounds": rounds,
+        "seconds_per_part": seconds,
+        "engine_per_lean_loop": round(median["engine"] / median["lean_loop"], 3),
+        "median_moves_per_cpu_s": {name: round(value) for name, value in median.items()},
+        "core_share_min_max": [round(min(shares), 2), round(max(shares), 2)],
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "cpus": os.cpu_count(),
+        "date": time.strftime("%Y-%m-%d"),
     }
 
 
@@ -109,7 +217,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--seconds", type=float, default=3.0, help="time spent on each figure (default 3)"
     )
+    parser.add_argument(
+        "--interleaved",
+        type=int,
+        metavar="ROUNDS",
+        help="measure the engine as a ratio to the lean loop, over ROUNDS interleaved rounds",
+    )
     args = parser.parse_args(argv)
+    if args.interleaved:
+        print(json.dumps(interleaved(args.interleaved, args.seconds)))
+        return
     print(f"Python {platform.python_version()} on {platform.machine()}, one core")
     print(f"{args.seconds:g} s per figure")
     figures: dict[str, int] = {}

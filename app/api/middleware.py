@@ -13,10 +13,11 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.config.logs import request_id
+from app.config.logs import game_id, game_tag, request_id
 
 log = logging.getLogger("blef.access")
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")
+_GAME_PATH = re.compile(r"/games/([0-9A-Fa-f-]{32,36})(?:/|$)")
 
 
 def _incoming_request_id(scope: Scope) -> str:
@@ -42,6 +43,8 @@ class RequestLogMiddleware:
             return
         rid = _incoming_request_id(scope)
         token = request_id.set(rid)
+        game = _GAME_PATH.match(scope.get("path", ""))
+        game_token = game_id.set(game_tag(game.group(1).lower()) if game else None)
         started = time.perf_counter()
         status = 500
 
@@ -68,6 +71,7 @@ class RequestLogMiddleware:
                 },
             )
             request_id.reset(token)
+            game_id.reset(game_token)
 
 
 class BodyLimitMiddleware:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from app.config import aws
+from app.entrypoints.metrics import invocation
 from app.entrypoints.runtime import Lazy, environment_settings, lambda_service
 
 if TYPE_CHECKING:
@@ -54,16 +55,19 @@ use = _runtime.use
 
 def schedule(event: Event, context: Any = None) -> dict[str, list[dict[str, str]]]:
     """The table's stream: a delayed message for each due game version."""
-    return runtime().scheduler.schedule(event)
+    with invocation("schedule"):
+        return runtime().scheduler.schedule(event)
 
 
 def fire(event: Event, context: Any = None) -> dict[str, list[dict[str, str]]]:
     """The clock queue: advance each message's game; report the messages that raised."""
-    fired = runtime().firer.fire(event)
+    with invocation("fire"):
+        fired = runtime().firer.fire(event)
     return {"batchItemFailures": [{"itemIdentifier": ident} for ident in fired.failures]}
 
 
 def sweep(event: Event | None = None, context: Any = None) -> dict[str, int]:
     """Every minute: advance every game that is overdue (a lost message, a crash between a
     write and its stream record's send)."""
-    return {"acted": runtime().service.sweep()}
+    with invocation("sweep"):
+        return {"acted": runtime().service.sweep()}

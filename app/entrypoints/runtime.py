@@ -59,11 +59,14 @@ def environment_settings() -> Settings:
 def lambda_service(settings: Settings, *, clock: Callable[[], float] | None = None) -> GameService:
     """The service a Lambda function runs: logging set up for Lambda, the DynamoDB store the
     settings name (built once, app/store/factory.py), the service's clock (the real time
-    unless a test gives another)."""
+    unless a test gives another), its changes counted for the business metrics."""
     from app.config.logs import configure_logging  # noqa: PLC0415
+    from app.entrypoints.metrics import count_change  # noqa: PLC0415
     from app.service import GameService  # noqa: PLC0415
     from app.store.factory import dynamo_store  # noqa: PLC0415 (boto3 only when invoked)
 
     configure_logging(settings.log_level)
     now = clock or time.time
-    return GameService(dynamo_store(settings, now), settings, clock=now)
+    service = GameService(dynamo_store(settings, now), settings, clock=now)
+    service.subscribe(count_change)  # the business metrics (app/entrypoints/metrics.py)
+    return service

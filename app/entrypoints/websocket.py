@@ -29,6 +29,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from app.config import aws
+from app.entrypoints.metrics import invocation
 from app.entrypoints.runtime import Lazy, environment_settings, lambda_service
 from app.watch.messages import credentials
 from engine.errors import BlefError
@@ -177,7 +178,8 @@ _ROUTES = {"$connect": connect, "$disconnect": disconnect}
 def route(event: Event, context: Any = None) -> Response:
     """The one handler of the WebSocket API's routes, by ``requestContext.routeKey``."""
     key = (event.get("requestContext") or {}).get("routeKey")
-    return _ROUTES.get(str(key), default)(event, context)
+    with invocation("route"):
+        return _ROUTES.get(str(key), default)(event, context)
 
 
 # ---------------------------------------------------------------------- the stream
@@ -186,7 +188,8 @@ def route(event: Event, context: Any = None) -> Response:
 def push(event: Event, context: Any = None) -> dict[str, int]:
     """The table's stream: post each changed game's state to its watchers, and a new
     watcher's first state to it."""
-    report = runtime().pusher.handle(event)
+    with invocation("push"):
+        report = runtime().pusher.handle(event)
     return {
         "games": report.games,
         "sent": report.sent,

@@ -25,8 +25,8 @@ Sizing, and why:
 - **Removal**: prod keeps its table (RETAIN plus deletion protection) and its logs; dev is
   destroyable so ``cdk destroy`` leaves nothing behind.
 
-Any of ``reserved_concurrency``, ``throttle_rate_limit`` and ``throttle_burst_limit`` can be
-overridden at synth time with CDK context (``-c throttle_rate_limit=100``): see
+Any of ``reserved_concurrency``, ``throttle_rate_limit``, ``throttle_burst_limit`` and
+``tracing`` can be overridden at synth time with CDK context (``-c throttle_rate_limit=100``): see
 :func:`settings_for`.
 """
 
@@ -62,6 +62,15 @@ class EnvironmentSettings:
     ai_think_seconds: float = 1.0
     """How long an AI player waits before it moves (``BLEF_AI_THINK_SECONDS``): every function
     that writes games stamps it on the game (``due_at``), so they are all told the same."""
+    tracing: bool = False
+    """X-Ray active tracing on every function (``BLEF_TRACING``), off unless asked for
+    (``-c tracing=true``): it costs per trace and adds to every invocation."""
+
+    @property
+    def metrics_namespace(self) -> str:
+        """The CloudWatch namespace of the business metrics (app/config/metrics.py), one per
+        environment, so that dev's games never count in prod's alarms."""
+        return f"Blef/{self.name}"
 
 
 ENVIRONMENTS: Mapping[str, EnvironmentSettings] = {
@@ -119,6 +128,8 @@ def settings_for(env_name: str, context: Mapping[str, Any] | None = None) -> Env
         overrides["throttle_rate_limit"] = float(_positive_int(str(value)))
     if (value := context.get("throttle_burst_limit")) is not None:
         overrides["throttle_burst_limit"] = _positive_int(str(value))
+    if (value := context.get("tracing")) is not None:
+        overrides["tracing"] = str(value).strip().lower() in {"1", "true", "yes", "on"}
     return replace(settings, **overrides)
 
 

@@ -55,6 +55,9 @@ def blef_function(
 ) -> lambda_.Function:
     """An arm64 Python function of ``code``, with its own log group and its own role.
 
+    Every function prints its business metrics in its log (CloudWatch EMF) under the
+    environment's namespace; with ``settings.tracing``, X-Ray traces it.
+
     The role replaces the default one with AWSLambdaBasicExecutionRole, whose statements
     allow creating and writing any log group (Resource "*"): this function may write to its
     own log group and nothing else, until granted more.
@@ -85,7 +88,15 @@ def blef_function(
         reserved_concurrent_executions=reserved_concurrency,
         log_group=log_group,
         role=role,
-        environment={**environment, "LOG_LEVEL": "INFO"},
+        tracing=lambda_.Tracing.ACTIVE if settings.tracing else None,
+        environment={
+            **environment,
+            "LOG_LEVEL": "INFO",
+            # The business metrics (EMF lines in the function's log, app/config/metrics.py).
+            "POWERTOOLS_SERVICE_NAME": "blef",
+            "POWERTOOLS_METRICS_NAMESPACE": settings.metrics_namespace,
+            **({"BLEF_TRACING": "1"} if settings.tracing else {}),
+        },
     )
 
 

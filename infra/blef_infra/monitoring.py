@@ -18,6 +18,18 @@ from .config import EnvironmentSettings
 
 PERIOD = Duration.minutes(5)
 
+CONFLICT_RATE_ALARM_PERCENT = 5
+"""Conflicts (409: a move decided on a state that is gone) per 100 moves, for 15 minutes.
+Two players rarely race for one turn; a rate this high means clients retry badly or a
+write path is slow enough to lose races."""
+CLOCK_LATENESS_P99_ALARM_SECONDS = 10
+"""An AI move or a timeout made this long after its due time (p99, 15 minutes): the delay
+queue rounds up to a whole second and a fired message takes well under one more, so this
+means messages are lost (the sweeper's minute catches them) or the fire function lags."""
+CLOCK_LATENESS_MAX_ALARM_SECONDS = 120
+"""A single AI move or timeout made two minutes late: past the sweeper's minute, so both the
+message and the sweeper failed it."""
+
 TABLE_OPERATIONS = (
     dynamodb.Operation.GET_ITEM,
     dynamodb.Operation.QUERY,
@@ -44,6 +56,16 @@ class Monitoring(Construct):
     - DynamoDB system errors: AWS-side failures on the table.
     - Websocket functions' errors, and the pusher's iterator age (how far behind the table's
       stream it is): watchers of a game would miss or lag its updates.
+
+    On the business metrics (app/config/metrics.py: EMF lines of every function, in the
+    environment's namespace):
+
+    - refusals with code ``invalid_state``: a stored game the engine cannot read (a bug or
+      a corrupt item; the API answers 500);
+    - the conflict rate (refusals ``conflict`` per 100 moves) above 5% for 15 minutes;
+    - the clock late: AI moves and timeouts made 10 s or more after their due time (p99, 15
+      minutes), or any one of them two minutes late (its message and the sweeper both
+      missed it).
 
     DynamoDB ``UserErrors`` are on the dashboard but not alarmed: the metric counts the client
     errors of every table in the account and region, so it cannot say that this one is unwell.
@@ -138,6 +160,8 @@ class Monitoring(Construct):
                     description="Websocket updates lag the game by a minute or more.",
                 )
             )
+        business = BusinessMetrics(settings.metrics_namespace)
+        self.alarms.extend(self._business_alarms(business))
         action = cloudwatch_actions.SnsAction(self.topic)
         for alarm in self.alarms:
             alarm.add_alarm_action(action)
@@ -166,8 +190,61 @@ class Monitoring(Construct):
             ),
         )
         self.dashboard.add_widgets(
+            _graph(
+                "Games",
+                [business.started, business.finished],
+                right=[business.moves, business.ai_moves, business.timeouts],
+            ),
+            _graph(
+                "Refusals (invalid_state, conflict)", [business.invalid_state, business.conflicts]
+            ),
+            _graph("Clock lateness (s)", [business.lateness_p50, business.lateness_p99]),
+        )
+        self.dashboard.add_widgets(
             cloudwatch.AlarmStatusWidget(title="Alarms", alarms=self.alarms, width=24)
         )
+
+    def _business_alarms(self, business: BusinessMetrics) -> list[cloudwatch.Alarm]:
+        conflict_rate = cloudwatch.MathExpression(
+            expression="IF(moves > 0, 100 * FILL(conflicts, 0) / moves, 0)",
+            using_metrics={"conflicts": business.conflicts, "moves": business.moves},
+            period=PERIOD,
+            label="Conflicts per 100 moves",
+        )
+        return [
+            self._alarm(
+                "InvalidStateAlarm",
+                business.invalid_state,
+                threshold=1,
+                description="A stored game failed the engine's validation (answered 500).",
+            ),
+            self._alarm(
+                "ConflictRateAlarm",
+                conflict_rate,
+                threshold=CONFLICT_RATE_ALARM_PERCENT,
+                evaluation_periods=3,
+                description=(
+                    f"{CONFLICT_RATE_ALARM_PERCENT} or more conflicts (409) per 100 moves "
+                    "for 15 minutes."
+                ),
+            ),
+            self._alarm(
+                "ClockLatenessP99Alarm",
+                business.lateness_p99,
+                threshold=CLOCK_LATENESS_P99_ALARM_SECONDS,
+                evaluation_periods=3,
+                description=(
+                    f"AI moves and timeouts came {CLOCK_LATENESS_P99_ALARM_SECONDS} s or more "
+                    "late (p99) for 15 minutes."
+                ),
+            ),
+            self._alarm(
+                "ClockLatenessMaxAlarm",
+                business.lateness_max,
+                threshold=CLOCK_LATENESS_MAX_ALARM_SECONDS,
+                description="An AI move or a timeout came two minutes late: the clock missed it.",
+            ),
+        ]
 
     def _alarm(
         self,
@@ -186,6 +263,33 @@ class Monitoring(Construct):
             description=description,
             evaluation_periods=evaluation_periods,
         )
+
+
+class BusinessMetrics:
+    """The business metrics the functions print (app/config/metrics.py), as CloudWatch
+    metrics: namespace ``Blef/<environment>``, dimension ``service=blef`` (and ``code`` for
+    refusals)."""
+
+    def __init__(self, namespace: str) -> None:
+        def metric(name: str, statistic: str = "Sum", **extra: str) -> cloudwatch.Metric:
+            return cloudwatch.Metric(
+                namespace=namespace,
+                metric_name=name,
+                dimensions_map={"service": "blef", **extra},
+                statistic=statistic,
+                period=PERIOD,
+            )
+
+        self.started = metric("GamesStarted")
+        self.finished = metric("GamesFinished")
+        self.moves = metric("Moves")
+        self.ai_moves = metric("AIMoves")
+        self.timeouts = metric("Timeouts")
+        self.invalid_state = metric("Refusals", code="invalid_state")
+        self.conflicts = metric("Refusals", code="conflict")
+        self.lateness_p50 = metric("ClockLateness", "p50")
+        self.lateness_p99 = metric("ClockLateness", "p99")
+        self.lateness_max = metric("ClockLateness", "Maximum")
 
 
 def _graph(

@@ -17,12 +17,14 @@ from app.store.dynamo.store import DynamoStore
 from tests.support.api import next_action
 from tests.support.apigw import invoke
 from tests.support.dynamo import fake_aws_env, serialised_moto_dynamodb
+from tests.support.emf import SERVICE, UUID, counted, emf_lines
 
 
 @pytest.fixture
 def handler(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     monkeypatch.setenv("BLEF_STORE", "dynamodb")
     monkeypatch.setenv("BLEF_TABLE_NAME", "blef-lambda-test")
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "blef-api")  # logs as on Lambda
     get_settings.cache_clear()
     lambda_handler.use(None)
     with fake_aws_env(), mock_aws(), serialised_moto_dynamodb():
@@ -63,6 +65,7 @@ def test_a_whole_game_is_played_through_the_lambda_handler(
     assert (status, body) == (202, {"message": "Game started"})
 
     rng = random.Random(4)
+    plays = 0
     for _ in range(3000):
         status, state = invoke(handler, "GET", f"/games/{game}")
         assert status == 200
@@ -86,6 +89,7 @@ def test_a_whole_game_is_played_through_the_lambda_handler(
                 headers={"Authorization": f"Bearer {mover}", "Idempotency-Key": f"m{_}"},
             )
         assert status == 200, reply
+        plays += 1
     else:
         pytest.fail("the game did not finish")
 
@@ -98,10 +102,46 @@ def test_a_whole_game_is_played_through_the_lambda_handler(
 
     logs = capsys.readouterr().out
     lines = [json.loads(line) for line in logs.splitlines() if line.startswith("{")]
+    lines = [line for line in lines if "_aws" not in line]  # the metrics' lines, below
     assert lines and all("request_id" in line for line in lines)
+    assert {line["service"] for line in lines} == {"blef"}
+    assert any(line.get("game") for line in lines)  # a tag of the game, never its UUID
     for secret in players.values():
         assert secret not in logs
     assert '"hand"' not in logs and "colour" not in logs
+
+    # The business metrics: one EMF line per invocation that counted something.
+    emf = emf_lines(logs)
+    assert counted(emf) == {
+        ("GamesCreated", SERVICE): 1,
+        ("GamesStarted", SERVICE): 1,
+        ("Moves", SERVICE): plays,
+        ("GamesFinished", SERVICE): 1,
+    }
+    assert not UUID.search(json.dumps(emf))
+
+
+def test_refusals_are_counted_by_their_code(
+    handler: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = invoke(handler, "GET", "/games/create")[1]["game_uuid"]
+    alice = invoke(handler, "GET", f"/games/{game}/join", query={"nickname": "alice"})[1]
+    capsys.readouterr()
+
+    assert invoke(handler, "GET", "/games/not-a-uuid")[0] == 400
+    assert invoke(handler, "GET", "/games/not-a-uuid")[0] == 400
+    start = {"Authorization": f"Bearer {alice['player_uuid']}"}
+    assert invoke(handler, "POST", f"/games/{game}/start", headers=start)[0] == 403
+    assert invoke(handler, "GET", "/no/such/route")[0] == 404
+
+    emf = emf_lines(capsys.readouterr().out)
+    refusals = {dims: value for (name, dims), value in counted(emf).items() if name == "Refusals"}
+    assert refusals == {
+        (("code", "invalid_parameter"), ("service", "blef")): 2,
+        (("code", "too_few_players"), ("service", "blef")): 1,
+        (("code", "not_found"), ("service", "blef")): 1,
+    }
+    assert not UUID.search(json.dumps(emf))
 
 
 def test_the_handler_answers_errors_in_the_established_format(handler: Any) -> None:

@@ -93,3 +93,8 @@ def role_statements(template: Template, role: str) -> list[dict[str, Any]]:
         if {"Ref": role} in policy["Properties"]["Roles"]
         for statement in policy["Properties"]["PolicyDocument"]["Statement"]
     ]
+
+
+def metrics_environment(env: str) -> dict[str, str]:
+    """What every function is told of its business metrics (app/config/metrics.py)."""
+    return {"POWERTOOLS_SERVICE_NAME": "blef", "POWERTOOLS_METRICS_NAMESPACE": f"Blef/{env}"}

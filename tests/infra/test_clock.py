@@ -15,6 +15,7 @@ from tests.infra.helpers import (
     as_list,
     function_with_handler,
     logical_id,
+    metrics_environment,
     only,
     role_of,
     role_statements,
@@ -148,6 +149,7 @@ def test_every_clock_function_is_told_the_table_the_queue_and_the_think_time(
             "BLEF_CLOCK_QUEUE_URL": {"Ref": queue},
             "BLEF_AI_THINK_SECONDS": "1.0",
             "LOG_LEVEL": "INFO",
+            **metrics_environment(env),
         }
 
 

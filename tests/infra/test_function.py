@@ -15,6 +15,7 @@ from tests.infra.helpers import (
     api_function,
     as_list,
     logical_id,
+    metrics_environment,
     policy_statements,
     role_of,
     role_statements,
@@ -67,6 +68,7 @@ def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
         "BLEF_TABLE_NAME": {"Ref": table},
         "BLEF_AI_THINK_SECONDS": "1.0",
         "LOG_LEVEL": "INFO",
+        **metrics_environment(env),
     }
 
 
@@ -172,3 +174,49 @@ def test_each_function_may_write_to_its_own_log_group_only(
         ]
     every = [s for s in policy_statements(template) if as_list(s["Action"])[0].startswith("logs:")]
     assert len(every) == 6
+
+
+def test_tracing_asked_for_in_the_context_traces_every_function_with_x_ray(
+    match: type[Match],
+) -> None:
+    import aws_cdk as cdk
+    from aws_cdk import aws_lambda as lambda_
+    from aws_cdk.assertions import Template
+
+    from infra.blef_infra import settings_for
+    from infra.blef_infra.functions import blef_function
+
+    assert settings_for("prod").tracing is False
+    settings = settings_for("dev", {"tracing": "true"})
+    stack = cdk.Stack(cdk.App(), "Traced")
+    blef_function(
+        stack,
+        "Function",
+        settings=settings,
+        code=lambda_.Code.from_inline("def handler(event, context):\n    return {}\n"),
+        handler="index.handler",
+        description="traced",
+        environment={},
+    )
+    template = Template.from_stack(stack)
+    template.has_resource_properties(
+        "AWS::Lambda::Function",
+        {
+            "TracingConfig": {"Mode": "Active"},
+            "Environment": {"Variables": match.object_like({"BLEF_TRACING": "1"})},
+        },
+    )
+    template.has_resource_properties(
+        "AWS::IAM::Policy",
+        {
+            "PolicyDocument": {
+                "Statement": match.array_with(
+                    [
+                        match.object_like(
+                            {"Action": ["xray:PutTraceSegments", "xray:PutTelemetryRecords"]}
+                        )
+                    ]
+                )
+            }
+        },
+    )

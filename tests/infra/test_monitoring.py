@@ -18,7 +18,7 @@ from tests.infra.helpers import (
 )
 
 if TYPE_CHECKING:
-    from aws_cdk.assertions import Template
+    from aws_cdk.assertions import Match, Template
 
 EVERY_ENVIRONMENT = pytest.mark.parametrize("env", ["dev", "prod"])
 
@@ -81,7 +81,7 @@ def test_an_alarm_fires_on_dynamodb_system_errors_of_the_games_table(
 ) -> None:
     template = templates[env]
     table = {"Ref": logical_id(template, "AWS::DynamoDB::Table")}
-    alarms = [a for a in _alarms(template) if "Metrics" in a]
+    alarms = [a for a in _alarms(template) if "SystemErrors" in json.dumps(a.get("Metrics"))]
     assert len(alarms) == 1
     queries = alarms[0]["Metrics"]
     stats = [q["MetricStat"] for q in queries if "MetricStat" in q]
@@ -102,7 +102,7 @@ def test_every_alarm_notifies_the_alarm_topic_and_ignores_silence(
     template = templates[env]
     topic = {"Ref": logical_id(template, "AWS::SNS::Topic")}
     alarms = _alarms(template)
-    assert len(alarms) == 14  # 8 of Monitoring, 6 of the clock (test_clock.py)
+    assert len(alarms) == 18  # 12 of Monitoring (4 on business metrics), 6 of the clock
     for alarm in alarms:
         assert alarm["AlarmActions"] == [topic]
         assert alarm["OKActions"] == [topic]
@@ -130,3 +130,121 @@ def test_the_websocket_functions_alarm_on_errors_and_the_pusher_on_lag(
     pusher = {"Ref": function_with_handler(template, PUSH_HANDLER)[0]}
     lag = _alarm_on(template, "AWS/Lambda", "IteratorAge", pusher)
     assert lag["Statistic"] == "Maximum" and lag["Threshold"] == 60_000
+
+
+# ------------------------------------------------------------------ the business metrics
+
+
+@EVERY_ENVIRONMENT
+def test_an_alarm_fires_on_any_invalid_state_refusal(
+    templates: Mapping[str, Template], env: str, match: type[Match]
+) -> None:
+    templates[env].has_resource_properties(
+        "AWS::CloudWatch::Alarm",
+        {
+            "Namespace": f"Blef/{env}",
+            "MetricName": "Refusals",
+            "Dimensions": match.array_equals(
+                [{"Name": "code", "Value": "invalid_state"}, {"Name": "service", "Value": "blef"}]
+            ),
+            "Statistic": "Sum",
+            "Threshold": 1,
+            "ComparisonOperator": "GreaterThanOrEqualToThreshold",
+            "EvaluationPeriods": 1,
+        },
+    )
+
+
+@EVERY_ENVIRONMENT
+def test_an_alarm_fires_when_conflicts_pass_5_per_100_moves_for_15_minutes(
+    templates: Mapping[str, Template], env: str, match: type[Match]
+) -> None:
+    def query(name: str, metric: str, dimensions: list[dict[str, str]]) -> Any:
+        return match.object_like(
+            {
+                "Id": name,
+                "ReturnData": False,
+                "MetricStat": match.object_like(
+                    {
+                        "Metric": {
+                            "Namespace": f"Blef/{env}",
+                            "MetricName": metric,
+                            "Dimensions": match.array_equals(dimensions),
+                        },
+                        "Stat": "Sum",
+                        "Period": 300,
+                    }
+                ),
+            }
+        )
+
+    service = {"Name": "service", "Value": "blef"}
+    templates[env].has_resource_properties(
+        "AWS::CloudWatch::Alarm",
+        {
+            "Threshold": 5,
+            "EvaluationPeriods": 3,
+            "ComparisonOperator": "GreaterThanOrEqualToThreshold",
+            "Metrics": match.array_with(
+                [
+                    match.object_like(
+                        {"Expression": "IF(moves > 0, 100 * FILL(conflicts, 0) / moves, 0)"}
+                    ),
+                    query(
+                        "conflicts", "Refusals", [{"Name": "code", "Value": "conflict"}, service]
+                    ),
+                    query("moves", "Moves", [service]),
+                ]
+            ),
+        },
+    )
+
+
+@EVERY_ENVIRONMENT
+@pytest.mark.parametrize(
+    ("statistic", "threshold", "periods"),
+    [("ExtendedStatistic", 10, 3), ("Statistic", 120, 1)],
+)
+def test_alarms_fire_when_the_clock_is_late_by_p99_or_by_a_missed_move(
+    templates: Mapping[str, Template],
+    env: str,
+    match: type[Match],
+    statistic: str,
+    threshold: int,
+    periods: int,
+) -> None:
+    value = "p99" if statistic == "ExtendedStatistic" else "Maximum"
+    templates[env].has_resource_properties(
+        "AWS::CloudWatch::Alarm",
+        {
+            "Namespace": f"Blef/{env}",
+            "MetricName": "ClockLateness",
+            "Dimensions": [{"Name": "service", "Value": "blef"}],
+            statistic: value,
+            "Threshold": threshold,
+            "EvaluationPeriods": periods,
+            "TreatMissingData": "notBreaching",
+        },
+    )
+
+
+def test_the_dashboard_graphs_the_business_metrics(prod: Template) -> None:
+    dashboard = prod.find_resources("AWS::CloudWatch::Dashboard")
+    body = json.dumps(next(iter(dashboard.values()))["Properties"]["DashboardBody"])
+    for metric in ("GamesStarted", "Moves", "AIMoves", "Timeouts", "Refusals", "ClockLateness"):
+        assert f'\\"{metric}\\"' in body, metric
+    assert "Blef/prod" in body
+
+
+@EVERY_ENVIRONMENT
+def test_every_function_prints_its_metrics_in_its_environments_namespace_and_traces_nothing(
+    templates: Mapping[str, Template], env: str
+) -> None:
+    functions = templates[env].find_resources("AWS::Lambda::Function")
+    assert len(functions) >= 6
+    for resource in functions.values():
+        variables = resource["Properties"]["Environment"]["Variables"]
+        assert variables["POWERTOOLS_METRICS_NAMESPACE"] == f"Blef/{env}"
+        assert variables["POWERTOOLS_SERVICE_NAME"] == "blef"
+        assert "BLEF_TRACING" not in variables
+        assert "TracingConfig" not in resource["Properties"]

@@ -15,6 +15,7 @@ from tests.infra.helpers import (
     as_list,
     function_with_handler,
     logical_id,
+    metrics_environment,
     of_api,
     only,
     role_of,
@@ -159,6 +160,7 @@ def test_both_functions_are_told_the_table_and_the_pusher_the_stages_management_
         "BLEF_STORE": "dynamodb",
         "BLEF_TABLE_NAME": table,
         "LOG_LEVEL": "INFO",
+        **metrics_environment(env),
     }
     _, routes = function_with_handler(template, ROUTES)
     assert routes["Environment"]["Variables"] == common

@@ -37,7 +37,7 @@ from hypothesis import strategies as st
 
 from app.api.main import create_app
 from app.clock.local import LocalClock
-from app.config.logs import JsonFormatter
+from app.config.logs import ContextFilter, lambda_formatter
 from app.config.settings import Settings
 from app.service import GameService
 from app.service.errors import NotAPlayer
@@ -78,10 +78,13 @@ STATE_KEYS = {
     "you",
 }
 LOG_KEYS = {
-    "time",
+    "timestamp",
     "level",
-    "logger",
+    "location",
+    "service",
     "message",
+    "game",
+    "exception_name",
     "request_id",
     "method",
     "route",
@@ -106,11 +109,13 @@ def secrets_in(text: str, secrets: set[str]) -> set[str]:
 
 
 class LogLines(logging.Handler):
-    """Collects the lines the service logs, formatted exactly as ``blef serve`` prints them."""
+    """Collects the lines the service logs, formatted exactly as a Lambda function prints
+    them (Powertools' JSON)."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.setFormatter(JsonFormatter())
+        self.setFormatter(lambda_formatter())
+        self.addFilter(ContextFilter())
         self.lines: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
@@ -413,7 +418,7 @@ def test_blef_serve_at_debug_level_logs_no_secret_even_from_query_strings(
     finally:
         server.stop()
     output = server.log.read_text()
-    assert '"route": "/games/{game_uuid}/play"' in output  # the service did log the moves
+    assert "route=/games/{game_uuid}/play" in output  # the service did log the moves (text)
     assert not secrets_in(output, secrets)
     hands = [json.dumps(c.to_dict()) for c in DECK]
     assert not any(h in output for h in hands)
