@@ -26,8 +26,17 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
 from app.config.settings import Settings
-from app.service.parse import MAX_TIME_LIMIT
-from engine.facts import CHECK
+from app.service.parse import MAX_TEAM, MAX_TIME_LIMIT
+from engine.rules import (
+    DECK_SIZES,
+    MAX_BLANKS,
+    MAX_COMMON,
+    MAX_HAND,
+    MAX_JOKERS,
+    Rules,
+)
+
+CHECK_32 = Rules(deck_size=32).check
 
 REQUIRED_QUERY: dict[str, tuple[str, ...]] = {
     "/games/{game_uuid}/join": ("nickname",),
@@ -50,10 +59,19 @@ UUID_PARAMETERS = frozenset(
 
 
 QUERY_INTEGERS: dict[str, dict[str, Any]] = {
-    "action_id": {"type": "integer", "minimum": 0, "maximum": CHECK},
+    "action_id": {"type": "integer", "minimum": 0, "maximum": CHECK_32},
     "time_limit": {"type": "integer", "minimum": 0, "maximum": MAX_TIME_LIMIT},
+    "team": {"type": "integer", "minimum": 0, "maximum": MAX_TEAM},
+    "deck_size": {"type": "integer", "enum": list(DECK_SIZES)},
+    "jokers": {"type": "integer", "minimum": 0, "maximum": MAX_JOKERS},
+    "blanks": {"type": "integer", "minimum": 0, "maximum": MAX_BLANKS},
+    "common_cards": {"type": "integer", "minimum": -2, "maximum": MAX_COMMON},
+    "max_cards": {"type": "integer", "minimum": 0, "maximum": MAX_HAND},
+    "ready": {"type": "string", "enum": ["True", "False", "true", "false"]},
 }
-"""Query parameters the server reads as whole numbers in these bounds (and refuses others)."""
+"""Query parameters the server reads as whole numbers in these bounds (and refuses others),
+or as one of a few words. (An action id above the game's check, 88 with 24 cards, is refused
+by the game, not the form.)"""
 
 REQUIRED_FIELDS = {
     "JoinRequest": "nickname",
