@@ -103,6 +103,10 @@ class Reaction(BaseModel):
     at: float = Field(description="Epoch seconds")
 
 
+class RematchAsked(BaseModel):
+    asked: list[str] = Field(description="The players (as they were called) who asked")
+
+
 class GameState(BaseModel):
     """The established state object, with this service's additions (all optional for
     the established clients): version, commitment, seed, legal_actions, winner, loser."""
@@ -154,6 +158,9 @@ class GameState(BaseModel):
         " reports hide it)",
     )
     rules: Rules | None = Field(default=None, description="The rules the game is played by")
+    rematch: RematchAsked | None = Field(
+        default=None, description="Once the game is over: who asked for the next game"
+    )
     common_hand: list[Card] = Field(
         default_factory=list, description="This round's common cards, face up for everyone"
     )

@@ -112,8 +112,8 @@ MAX_TEAM = 8
 
 
 def team(value: object) -> int | None:
-    """A team, 1 to 8, from a query string or a JSON body; absent, empty, 0 or ``none``
-    mean on one's own."""
+    """A team, 1 to 8, from a query string or a JSON body; absent, empty or 0 mean on one's
+    own."""
     if value is None or value == "" or (type(value) is int and not value):
         return None
     number: int | None = None
@@ -121,7 +121,7 @@ def team(value: object) -> int | None:
         number = value
     elif isinstance(value, str):
         text = value.strip()
-        if text.lower() in ("none", "null", "0"):
+        if text == "0":
             return None
         if text.isascii() and text.isdigit() and len(text) <= 2:
             number = int(text)

@@ -8,7 +8,9 @@ so two players racing to make it end with one game: the loser of the race joins 
 winner's, and the game it made, seen by nobody, expires). Everyone who asks later joins that
 same game. Asking again answers the same seat: the new game remembers each old seat's key
 (``social["rematch_seats"]``, a one-way hash of the old UUID: app/service/seats.py), never
-the old UUID itself.
+the old UUID itself. The finished game lists who asked (``rematch.asked`` in its state, by
+nickname), so the others see it live; it never shows the next game's UUID, which only a
+player of the finished game obtains, by asking.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from engine import errors as rules
 from engine.game import Game, Status
 
 POINTER = "rematch"
+ASKED = "rematch_asked"
 SEATS = "rematch_seats"
 
 
@@ -73,10 +76,12 @@ class Rematch(UseCases):
             if old_game.status is not Status.FINISHED:
                 raise GameNotFinished("A rematch is made once the game has finished")
             made = self._next_game(old_doc, old_game, name, side, seat)
-            next_gid = self._point(old_gid, made.game_uuid)
+            next_gid = self._note(old_gid, old_name, made.game_uuid)
             if next_gid == made.game_uuid:
                 return {"game_uuid": made.game_uuid, "player_uuid": made.player_uuids[name]}
-        return self._join_next(next_gid, name, side, seat)
+        seated = self._join_next(next_gid, name, side, seat)
+        self._note(old_gid, old_name)
+        return seated
 
     def _next_game(
         self, old_doc: GameDoc, old: Game, name: str, team: int | None, seat: str
@@ -105,19 +110,23 @@ class Rematch(UseCases):
             raise ConflictError from None
         return doc
 
-    def _point(self, old_gid: str, new_gid: str) -> str:
-        """Make the finished game point to ``new_gid`` unless it points somewhere already;
-        the game it points to in the end."""
+    def _note(self, old_gid: str, asker: str, new_gid: str | None = None) -> str:
+        """Note on the finished game that ``asker`` wants the rematch (its watchers see who
+        does: ``social["rematch_asked"]``, nicknames only), and make it point to ``new_gid``
+        unless it points somewhere already; the game it points to in the end."""
 
-        def point(doc: GameDoc, _game: Game) -> Outcome:
-            earlier = doc.social.get(POINTER)
-            if earlier is not None:
-                return Outcome(reply({POINTER: earlier}), changed=False)
-            doc.social[POINTER] = new_gid
-            return Outcome(reply({POINTER: new_gid}))
+        def note(doc: GameDoc, _game: Game) -> Outcome:
+            pointed = doc.social.get(POINTER) or new_gid
+            asked: list[str] = doc.social.setdefault(ASKED, [])
+            if pointed == doc.social.get(POINTER) and asker in asked:
+                return Outcome(reply({POINTER: pointed}), changed=False)
+            doc.social[POINTER] = pointed
+            if asker not in asked:
+                asked.append(asker)
+            return Outcome(reply({POINTER: pointed}))
 
         body = self.writes.change(
-            old_gid, point, fingerprint=fingerprint("rematch", new_gid), retry=Retry.ALWAYS
+            old_gid, note, fingerprint=fingerprint("rematch", asker), retry=Retry.ALWAYS
         )
         pointed: str = body[POINTER]
         return pointed

@@ -47,6 +47,9 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
         "rules": {**view["rules"], "time_limit": doc.time_limit},
         "reactions": shown_reactions(doc.social),
     }
+    asked = doc.social.get("rematch_asked")
+    if asked:
+        body["rematch"] = {"asked": list(asked)}
     for optional in ("legal_actions", "seed", "winner", "winners", "you"):
         if optional in view:
             body[optional] = view[optional]

@@ -504,3 +504,18 @@ def test_every_round_s_loser_is_who_the_cards_say_in_every_variant(
         else:
             raise AssertionError("the game did not end")
     assert judged >= 10
+
+
+def test_the_finished_game_tells_who_asked_for_the_rematch_but_never_where_it_is(
+    client: TestClient,
+) -> None:
+    game, players = table(client, "ann", "bob")
+    start(client, game, players["ann"])
+    finish(client, game, players)
+    made = create(client, previous_game_uuid=game, previous_player_uuid=players["bob"])
+    seen = state(client, game)
+    assert seen["rematch"] == {"asked": ["bob"]}
+    assert made["game_uuid"] not in client.get(f"/games/{game}").text
+    create(client, previous_game_uuid=game, previous_player_uuid=players["ann"])
+    create(client, previous_game_uuid=game, previous_player_uuid=players["ann"])
+    assert state(client, game)["rematch"] == {"asked": ["bob", "ann"]}

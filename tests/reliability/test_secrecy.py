@@ -66,6 +66,7 @@ STATE_KEYS = {
     "seed",
     "winner",
     "winners",
+    "rematch",
     "rules",
     "common_hand",
     "loser",

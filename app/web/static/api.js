@@ -73,25 +73,15 @@ export function saveName(name) {
   localStorage.setItem("blef:name", name);
 }
 
-function base64url(bytes) {
-  let s = "";
-  for (const b of new Uint8Array(bytes)) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
 /**
- * The game that follows `previousGame`: the same answer to everyone who asks.
- *
- * Today's service has no rematch route. It does keep, for every Idempotency-Key sent to
- * `create`, the game that key made, and answers that game to every later create with the
- * same key, from anyone. So every player of the finished game derives one key from its UUID
- * and lands in the same new game. The limit: anyone who knows the finished game's link can
- * derive the key too (exactly as they could open that link). When the service's rematch
- * (`create` with `previous_game_uuid` and `previous_player_uuid`) exists, only this function
- * changes.
+ * The next game of a finished game's table, asked for by one of its players: the service
+ * makes it once (same rules, same computer players) and seats everyone who asks in it.
+ * Answers `{game_uuid, player_uuid}`: the new seat.
  */
-export async function nextGameOf(previousGame) {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`blef/rematch/v1/${previousGame}`));
-  const { data } = await api("/games/create", { method: "POST", key: base64url(digest) });
-  return data.game_uuid;
+export async function rematchOf(previousGame, previousPlayer) {
+  const { data } = await api("/games/create", {
+    method: "POST",
+    body: { previous_game_uuid: previousGame, previous_player_uuid: previousPlayer },
+  });
+  return data;
 }

@@ -1,7 +1,7 @@
 // The state of one table screen, apart from its view: what the service says (the game as this
 // seat sees it), what this person chose (the bet, the settings), and the reveals to show.
 // The view reads it and calls its actions; every change calls `changed()` once.
-import { api, ApiError, forgetSeat, keepSeat, nextGameOf, pref, seatOf, setPref } from "./api.js";
+import { api, ApiError, forgetSeat, keepSeat, pref, rematchOf, seatOf, setPref } from "./api.js";
 import { actionName, CHECK, LOST } from "./bets.js";
 import { announce, fail, toast } from "./ui.js";
 
@@ -33,7 +33,6 @@ export function createTable(game, changed) {
     revealed: storedSet(revealKey),
     lastInRound: new Map(),
     reported: new Set(JSON.parse(localStorage.getItem(`blef:reported:${game}`) || "[]")),
-    next: null, // the game after this one: {game_uuid, players, error}
     myTurnShown: false,
   };
   let alive = true;
@@ -101,7 +100,6 @@ export function createTable(game, changed) {
     if (mine && !wasMine) turnBegins();
     document.title = mine ? "● Your turn · Blef" : state.status === "Finished" ? `Game over · Blef` : `Room ${state.room} · Blef`;
     if (mine && s.oddsOn && (!s.odds || s.odds.round !== state.round_number)) await loadOdds();
-    if (state.status === "Finished" && s.seat && !s.next) watchNext();
     changed();
   }
 
@@ -235,47 +233,13 @@ export function createTable(game, changed) {
     }, 0);
   }
 
-  /** Who waits in the game after this one (asked of the service every few seconds). */
-  async function watchNext() {
-    s.next = { game_uuid: null, players: [] };
-    const look = async () => {
-      if (!alive) return;
-      try {
-        if (!s.next.game_uuid) s.next.game_uuid = await nextGameOf(game);
-        const { data } = await api(`/games/${s.next.game_uuid}`);
-        s.next.players = data.players.filter((p) => !p.ai_agent).map((p) => p.nickname);
-        s.next.status = data.status;
-        changed();
-      } catch { /* the next look retries */ }
-    };
-    await look();
-    timers.push(setInterval(look, 3000));
-  }
-
+  /** Take (or find again) this player's seat at the next game of the table. */
   async function rematch() {
-    const old = s.state;
-    const next = (s.next && s.next.game_uuid) || await nextGameOf(game);
-    const mine = seatOf(next);
-    if (!mine) {
-      let name = me();
-      const { data } = await api(`/games/${next}/join`, { method: "POST", body: { nickname: name } }).catch(async (e) => {
-        if (!(e instanceof ApiError) || e.code !== "nickname_taken") throw e;
-        name = `${name.slice(0, 60)}_${Math.floor(Math.random() * 90 + 10)}`;
-        return api(`/games/${next}/join`, { method: "POST", body: { nickname: name } });
-      });
-      keepSeat(next, { player_uuid: data.player_uuid, nickname: name });
-      const seat = seatOf(next);
-      const { data: fresh } = await api(`/games/${next}`, { token: seat.player_uuid });
-      if (fresh.admin_nickname === name && !fresh.players.some((p) => p.ai_agent)) {
-        // The first back is the host: the same computer players and rules as before.
-        const t = seat.player_uuid;
-        for (const p of old.players.filter((x) => x.ai_agent))
-          await api(`/games/${next}/invite-aiagent`, { method: "POST", body: { agent_name: p.ai_agent }, token: t });
-        if (old.time_limit) await api(`/games/${next}/set-time-limit`, { method: "POST", body: { time_limit: old.time_limit }, token: t });
-        if (old.chosen_max_cards) await api(`/games/${next}/set-max-cards`, { method: "POST", body: { max_cards: old.chosen_max_cards }, token: t }).catch(() => {});
-      }
-    }
-    location.hash = `#/game/${next}`;
+    const seat = await rematchOf(game, s.seat.player_uuid);
+    keepSeat(seat.game_uuid, { player_uuid: seat.player_uuid, nickname: me() });
+    const { data } = await api(`/games/${seat.game_uuid}`, { token: seat.player_uuid });
+    keepSeat(seat.game_uuid, { player_uuid: seat.player_uuid, nickname: data.you || me() });
+    location.hash = `#/game/${seat.game_uuid}`;
   }
 
   function beep() {

@@ -300,13 +300,13 @@ function SeatTools({ st, s, seated, actions, game }) {
 
 function GameOver({ st, s, me, seated, actions, game }) {
   const won = st.winner === me;
-  const waiting = (s.next && s.next.players) || [];
+  const waiting = (st.rematch && st.rematch.asked) || [];
   return html`<section class="panel over" aria-labelledby="over-title">
     <h2 id="over-title" tabindex="-1">Game over</h2>
     <p id="winner">${won ? "You win!" : `${st.winner} wins!`}</p>
     ${seated ? html`<p><button id="play-again" class="primary big" disabled=${s.busy} onClick=${actions.playAgain}>Play again with the same players</button></p>
       <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}${" "}
-        Everyone who clicks Play again sits at the same new table; the first one back invites the same computer players.</p>` : null}
+        Everyone who clicks Play again sits at the same new table, with the same rules and the same computer players.</p>` : null}
     <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a>
       <a class="button" href=${`#/replay/${game}`} id="replay-link">Replay the game, round by round</a></p>
   </section>`;
