@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import sys
@@ -41,6 +40,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from conditions import conditions  # noqa: E402 (benchmarks/, the script's own folder)
 
 from tests.support.api import next_action  # noqa: E402
 
@@ -345,12 +346,7 @@ def interleaved(rounds: int, seconds: float) -> dict[str, Any]:
         },
         "median_p50_ms": {name: round(v, 3) for name, v in med50.items()},
         "median_p99_ms": {name: round(v, 3) for name, v in med99.items()},
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "cpus": os.cpu_count(),
-        "date": time.strftime("%Y-%m-%d"),
+        **conditions(load_before),
     }
 
 

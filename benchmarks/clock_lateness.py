@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import queue
 import statistics
 import sys
@@ -52,6 +51,8 @@ from typing import Any
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_DIR))
+
+from conditions import conditions  # noqa: E402 (benchmarks/, the script's own folder)
 
 from app.config.settings import Settings  # noqa: E402
 from app.service import GameService  # noqa: E402
@@ -322,12 +323,7 @@ def main(argv: list[str] | None = None) -> int:
                 "think_seconds": args.think,
                 "time_limit_seconds": args.limit,
                 "lateness": results,
-                "load_average_before": [round(x, 2) for x in load_before],
-                "load_average_after": [round(x, 2) for x in os.getloadavg()],
-                "python": platform.python_version(),
-                "machine": platform.machine(),
-                "cpus": os.cpu_count(),
-                "date": time.strftime("%Y-%m-%d"),
+                **conditions(load_before),
             }
         )
     )

@@ -26,12 +26,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import random
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -39,6 +37,7 @@ REPO_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_DIR / "benchmarks"))
 
 import lambda_harness as harness  # noqa: E402
+from conditions import conditions  # noqa: E402 (benchmarks/, the script's own folder)
 
 FUNCTIONS = {
     "app.entrypoints.http": "fastapi, mangum, boto3",
@@ -116,12 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         },
         "median_ms": {name: round(ms, 1) for name, ms in median.items()},
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "cpus": os.cpu_count(),
-        "date": time.strftime("%Y-%m-%d"),
+        **conditions(load_before),
     }
     print(json.dumps(result))
     return 0

@@ -41,6 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from conditions import conditions  # noqa: E402 (benchmarks/, the script's own folder)
+
 from engine.agents import RandomAgent  # noqa: E402
 from engine.facts import max_cards  # noqa: E402
 from engine.play import play_game  # noqa: E402
@@ -169,12 +171,7 @@ def interleaved(rounds: int, seconds: float, n_players: int = 4) -> dict[str, An
         "engine_per_lean_loop": round(median["engine"] / median["lean_loop"], 3),
         "median_moves_per_cpu_s": {name: round(value) for name, value in median.items()},
         "core_share_min_max": [round(min(shares), 2), round(max(shares), 2)],
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()],
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "cpus": os.cpu_count(),
-        "date": time.strftime("%Y-%m-%d"),
+        **conditions(load_before),
     }
 
 

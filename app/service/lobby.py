@@ -123,16 +123,7 @@ class Lobby(UseCases):
             parse.strong_key(idempotency_key)
 
         def seat(doc: GameDoc, game: Game) -> Outcome:
-            try:
-                if is_reserved_name(doc.social, name):
-                    raise rules.NicknameTaken
-                game.join(name, team=side)
-            except (rules.InvalidNickname, rules.NicknameTaken) as error:
-                # The established wording names the parameter, as for every bad input.
-                raise type(error)(
-                    InvalidParameter("nickname", name, error.message).message
-                ) from None
-            player = doc.player_uuids[name] = self.new_secret()
+            player = seat_human(doc, game, name, side, self.new_secret())
             return Outcome(reply({"player_uuid": player}))
 
         return self.writes.change(
@@ -284,3 +275,17 @@ def _created(doc: GameDoc, nickname: str | None) -> Body:
     if nickname is None:
         return {"game_uuid": doc.game_uuid}
     return {"game_uuid": doc.game_uuid, "player_uuid": doc.player_uuids[nickname]}
+
+
+def seat_human(doc: GameDoc, game: Game, name: str, team: int | None, secret: str) -> str:
+    """Seat the human ``name`` (in ``team``) with the secret ``secret``, which it returns;
+    a nickname hidden at this table (or its alias) is taken. Refusals name the parameter,
+    in the established wording, as for every bad input."""
+    try:
+        if is_reserved_name(doc.social, name):
+            raise rules.NicknameTaken
+        game.join(name, team=team)
+    except (rules.InvalidNickname, rules.NicknameTaken) as error:
+        raise type(error)(InvalidParameter("nickname", name, error.message).message) from None
+    doc.player_uuids[name] = secret
+    return secret

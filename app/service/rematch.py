@@ -18,11 +18,11 @@ from __future__ import annotations
 from app.service import parse
 from app.service.base import UseCases, nickname_of
 from app.service.errors import ConflictError, GameNotFinished, InvalidParameter
+from app.service.lobby import seat_human
 from app.service.profanity import refuse_profane
 from app.service.seats import seat_key
 from app.service.writes import Body, Outcome, Retry, fingerprint, reply
 from app.store.base import Conflict, GameDoc
-from engine import errors as rules
 from engine.game import Game, Status
 
 POINTER = "rematch"
@@ -138,13 +138,7 @@ class Rematch(UseCases):
             if already is not None and already in doc.player_uuids:
                 body = {"game_uuid": game_uuid, "player_uuid": doc.player_uuids[already]}
                 return Outcome(reply(body), changed=False)
-            try:
-                game.join(name, team=team)
-            except (rules.InvalidNickname, rules.NicknameTaken) as error:
-                raise type(error)(
-                    InvalidParameter("nickname", name, error.message).message
-                ) from None
-            secret = doc.player_uuids[name] = self.new_secret()
+            secret = seat_human(doc, game, name, team, self.new_secret())
             seats[seat] = name
             return Outcome(reply({"game_uuid": game_uuid, "player_uuid": secret}))
 
