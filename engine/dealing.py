@@ -89,41 +89,45 @@ def _deal_number(seed: bytes, total: int) -> int:
 
 
 def deal_round(
-    seed: bytes, hand_sizes: Iterable[int], common: int = 0, total: int = N_CARDS
-) -> tuple[list[tuple[int, ...]], tuple[int, ...]]:
+    seed: bytes,
+    hand_sizes: Iterable[int],
+    common: int = 0,
+    total: int = N_CARDS,
+    deck_size: int = N_CARDS,
+) -> tuple[list[tuple[int, ...]], tuple[int, ...], int]:
     """Deal one hand of card indices per entry of ``hand_sizes``, in that order, then
     ``common`` face-up cards, from a deck of ``total`` indices (see above).
 
-    Returns the hands and the common cards, each sorted. This is the one implementation of
-    the algorithm; :func:`deal_hands`, :func:`deal` and the game call it.
+    Returns the hands and the common cards, each sorted, and the bit set of the deck's cards
+    among them (indices below ``deck_size``: jokers and blanks left out). This is the one
+    implementation of the algorithm; :func:`deal_hands`, :func:`deal` and the game call it.
     """
     sizes = list(hand_sizes)
-    dealt = sum(sizes) + common
+    if common:
+        sizes.append(common)
+    dealt = sum(sizes)
     if not 0 <= dealt <= total or common < 0:
         raise ValueError(f"cannot deal {dealt} cards from a deck of {total}")
     n = _deal_number(seed, total)
     remaining = list(range(total))
+    pop = remaining.pop
     left = total
+    mask = 0
     piles: list[tuple[int, ...]] = []
-    for size in [*sizes, common]:
+    for size in sizes:
         pile = []
         for _ in range(size):
             n, i = divmod(n, left)
             left -= 1
-            pile.append(remaining.pop(i))
+            card = pop(i)
+            mask |= 1 << card
+            pile.append(card)
         pile.sort()
         piles.append(tuple(pile))
-    return piles[:-1], piles[-1]
-
-
-def pool_mask(piles: Iterable[tuple[int, ...]], deck_size: int = N_CARDS) -> int:
-    """The bit set of the deck's cards among ``piles`` (jokers and blanks left out)."""
-    mask = 0
-    for pile in piles:
-        for card in pile:
-            if card < deck_size:
-                mask |= 1 << card
-    return mask
+    mask &= (1 << deck_size) - 1  # jokers and blanks count for no set
+    if common:
+        return piles[:-1], piles[-1], mask
+    return piles, (), mask
 
 
 def deal_hands(seed: bytes, hand_sizes: Iterable[int]) -> tuple[list[tuple[int, ...]], int]:
@@ -131,8 +135,8 @@ def deal_hands(seed: bytes, hand_sizes: Iterable[int]) -> tuple[list[tuple[int, 
 
     Returns the hands (each sorted) and the mask of every dealt card.
     """
-    hands, _ = deal_round(seed, hand_sizes)
-    return hands, pool_mask(hands)
+    hands, _, mask = deal_round(seed, hand_sizes)
+    return hands, mask
 
 
 def deal(seed: bytes, hand_sizes: Iterable[int]) -> list[tuple[Card, ...]]:

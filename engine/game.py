@@ -28,7 +28,6 @@ from engine.dealing import (
     commitment,
     deal_round,
     initial_cards_draw,
-    pool_mask,
     random_seed,
     seating_order,
     team_seating,
@@ -77,6 +76,7 @@ class Game:
         "_seed",
         "_seed_source",
         "_table",
+        "_teams_play",
         "admin",
         "ai_agents",
         "auto_start",
@@ -100,6 +100,7 @@ class Game:
         self.teams: list[int | None] = []
         """Each player's team (None: on their own), in list order."""
         self._common: tuple[int, ...] = ()
+        self._teams_play = False
         self.status = Status.NOT_STARTED
         self.admin: str | None = None
         self.public = False
@@ -534,6 +535,7 @@ class Game:
         self._cards = starting
         self._n_active = n
         self._next = [(seat + 1) % n for seat in range(n)]
+        self._teams_play = any(team is not None for team in self.teams)
         self.max_cards = top
         self.ready = []
         self.public = False
@@ -546,12 +548,12 @@ class Game:
         self._seed = seed
         rules = self.rules
         if rules.is_classic:
-            self._hands, _ = deal_round(seed, self._cards)
-            self._mask = pool_mask(self._hands)
+            self._hands, _, self._mask = deal_round(seed, self._cards)
         else:
             common = rules.common_count(self._cards)
-            self._hands, self._common = deal_round(seed, self._cards, common, rules.total_cards)
-            self._mask = pool_mask([*self._hands, self._common], rules.deck_size)
+            self._hands, self._common, self._mask = deal_round(
+                seed, self._cards, common, rules.total_cards, rules.deck_size
+            )
         self._history = []
         self._min_bet = 0
         self._current = first_seat
@@ -653,7 +655,7 @@ class Game:
             self._n_active -= 1
             self._rebuild_next()
         ended = self._n_active == 1 or (
-            self._n_active > 1 and sides_left(self.teams, self._cards) == 1
+            eliminated and self._teams_play and sides_left(self.teams, self._cards) == 1
         )
         record = RoundRecord(
             self.round_number,
@@ -746,6 +748,7 @@ class Game:
         game._common = parts.common
         game._history = list(parts.history)
         game._n_active = sum(1 for c in game._cards if c)
+        game._teams_play = any(team is not None for team in game.teams)
         if game._n_active:
             game._rebuild_next()
         if parts.status is Status.RUNNING:

@@ -17,11 +17,13 @@ from engine.rules import CardKind, Rules
 class Observation:
     """The view of ``game`` from ``seat``, valid until the next move is applied."""
 
-    __slots__ = ("_game", "seat")
+    __slots__ = ("_game", "check", "seat")
 
     def __init__(self, game: Game, seat: int) -> None:
         self._game = game
         self.seat = seat
+        self.check = game.rules.check
+        """The action id of a check (88 in the classic game, 140 with 32 cards)."""
 
     @property
     def rules(self) -> Rules:

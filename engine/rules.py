@@ -19,7 +19,7 @@ action ids and the maximum of cards (:meth:`Rules.max_cards_for`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Final
 
@@ -95,6 +95,15 @@ class Rules:
     common_cards: int = 0
     max_cards: int = 0
     initial_cards: InitialCards = None
+    n_bets: int = field(init=False, repr=False, compare=False)
+    """How many sets there are to bet on: 88 with 24 cards, 140 with 32."""
+    check: int = field(init=False, repr=False, compare=False)
+    """The action id of a check: 88 with 24 cards, 140 with 32."""
+    lost_round: int = field(init=False, repr=False, compare=False)
+    """The history event "this player lost the round": 89 with 24 cards, 141 with 32."""
+    is_classic: bool = field(init=False, repr=False, compare=False)
+    """Whether the cards are the classic game's (the maximum and the start aside): 24 cards,
+    no joker, no blank, no common card."""
 
     def __post_init__(self) -> None:
         for name in _INT_RULES:
@@ -127,16 +136,14 @@ class Rules:
                     raise InvalidRules(f"initial_cards must be between 1 and {MAX_HAND}")
         elif initial is not None and not isinstance(initial, RandomInitial):
             raise InvalidRules("initial_cards must be a number, 'random' or 'nick:count,...'")
+        n_bets = 88 if self.deck_size == 24 else 140  # table_for(deck_size).n_bets, tested
+        object.__setattr__(self, "n_bets", n_bets)
+        object.__setattr__(self, "check", n_bets)
+        object.__setattr__(self, "lost_round", n_bets + 1)
+        classic = n_bets == 88 and not (self.jokers or self.blanks or self.common_cards)
+        object.__setattr__(self, "is_classic", classic)
 
     # ------------------------------------------------------------------ the deck
-
-    @property
-    def is_classic(self) -> bool:
-        """Whether the cards are the classic game's (the maximum and the start aside): 24
-        cards, no joker, no blank, no common card."""
-        return (
-            self.deck_size == 24 and not self.jokers and not self.blanks and not self.common_cards
-        )
 
     @property
     def n_values(self) -> int:
@@ -187,20 +194,6 @@ class Rules:
     def table(self) -> SetTable:
         """The sets of this deck, in rising seniority (88 for 24 cards, 140 for 32)."""
         return table_for(self.deck_size)
-
-    @property
-    def n_bets(self) -> int:
-        return 88 if self.deck_size == 24 else 140
-
-    @property
-    def check(self) -> int:
-        """The action id of a check: 88 for 24 cards, 140 for 32."""
-        return self.n_bets
-
-    @property
-    def lost_round(self) -> int:
-        """The history event "this player lost the round": 89 for 24 cards, 141 for 32."""
-        return self.n_bets + 1
 
     # ------------------------------------------------------------------ the counts
 

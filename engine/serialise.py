@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Final, NamedTuple
 
-from engine.dealing import SEED_BYTES, deal_round, pool_mask
+from engine.dealing import SEED_BYTES, deal_round
 from engine.errors import InvalidRules, InvalidState
 from engine.facts import (
     AI_NICKNAME_PATTERN,
@@ -179,9 +179,9 @@ def _hands(
     sizes = [len(h) for h in hands]
     _require(sum(sizes) + len(shared) <= total, "more cards than the deck holds")
     _require(len(shared) == rules.common_count(sizes), "the wrong number of common cards")
-    dealt, dealt_common = deal_round(seed, sizes, len(shared), total)
+    dealt, dealt_common, mask = deal_round(seed, sizes, len(shared), total, rules.deck_size)
     _require(dealt == hands and dealt_common == shared, "not what the round's seed deals")
-    return hands, shared, pool_mask([*hands, shared], rules.deck_size)
+    return hands, shared, mask
 
 
 def _history(value: Any, n_players: int, rules: Rules) -> list[tuple[int, int]]:
@@ -407,11 +407,11 @@ def _shown_deal(seed: bytes, hands: list[list[Any]], common: list[Any], rules: R
     total = rules.total_cards
     _require(sum(sizes) + len(common) <= total, "more cards than the deck holds")
     _require(len(common) == rules.common_count(sizes), "the wrong number of common cards")
-    dealt, dealt_common = deal_round(seed, sizes, len(common), total)
+    dealt, dealt_common, mask = deal_round(seed, sizes, len(common), total, rules.deck_size)
     card = rules.card_dict
     shown = [[card(i) for i in pile] for pile in [*dealt, dealt_common]]
     _require(shown == [*hands, common], "the hands are not what the round's seed deals")
-    return _Deal(dealt, dealt_common, pool_mask([*dealt, dealt_common], rules.deck_size))
+    return _Deal(dealt, dealt_common, mask)
 
 
 def _hand_lists(data: dict[str, Any], nicknames: list[str]) -> list[list[dict[str, int]]]:

@@ -23,7 +23,7 @@ class RandomAgent(Agent):
 
     def act(self, obs: Observation) -> int:
         low = obs.min_bet
-        check = obs.rules.check
+        check = obs.check
         # Uniform over [low, check] (88 in the classic game, 140 with 32 cards); no check
         # before the first bet. (floor(random() * k) is uniform to within 2**-53, and much
         # cheaper than randrange.)
