@@ -120,10 +120,8 @@ def test_the_page_knows_the_32_card_bets_jokers_and_verifies_every_variant_s_dea
     for r in rounds[:: len(rounds) // 8]:
         bad = json.loads(json.dumps(r))
         hand = bad["common_hand"] or bad["hands"][0]["hand"]  # type: ignore[index]
-        hand[0] = {"value": 0, "colour": 0} if hand[0] != {"value": 0, "colour": 0} else {
-            "value": 1,
-            "colour": 1,
-        }
+        seven = {"value": 0, "colour": 0}
+        hand[0] = seven if hand[0] != seven else {"value": 1, "colour": 1}
         tampered.append(bad)
     given = [{k: v for k, v in r.items() if k != "_piles"} for r in [*rounds, *tampered]]
     variants = {"pools": pools, "rules": [r.to_dict() for r in VARIANTS], "rounds": given}
