@@ -54,6 +54,7 @@ export function TableScreen({ game }) {
         <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? `round ${st.round_number}` : "game over"}</span></h1>
       <p class="you small">${seated ? html`You are <b>${me}</b>${admin ? " (the host)" : ""}.` : "You are watching."}
         ${!lobby && st.max_cards ? ` Out past ${st.max_cards} card${st.max_cards === 1 ? "" : "s"}: a player holding ${st.max_cards} who loses a round is out.` : ""}</p>
+      ${!lobby ? html`<${RulesLine} st=${st} />` : null}
       ${s.notice ? html`<p class="notice" id="notice">${s.notice}</p>` : null}
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
     </section>
@@ -219,7 +220,7 @@ function Room({ s, st, me, seated, admin, actions }) {
         ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !ready.has(p.nickname) }, ready.has(p.nickname) ? "You are not ready." : "You are ready.")}>${ready.has(p.nickname) ? "Not ready" : "Ready"}</button>` : null}
         ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${p.nickname}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${p.nickname} was removed.`)}>Remove</button>` : null}
         ${seated && !p.ai_agent && !mine ? (s.reported.has(p.nickname) ? html`<span class="muted reported">Reported</span>`
-          : html`<button class="small link" aria-label=${`Report nickname ${p.nickname}`} onClick=${() => actions.report(p.nickname, i + 1)}>Report name</button>`) : null}
+          : html`<button class="small link" aria-label=${`Report name of ${p.nickname}`} onClick=${() => actions.report(p.nickname, i + 1)}>Report name</button>`) : null}
       </li>`;
     })}</ul>
     ${seated ? html`<${TeamsHelp} admin=${admin} />` : null}
