@@ -63,7 +63,11 @@ def test_the_host_sets_32_cards_a_joker_and_a_common_card_and_everyone_plays_the
     # A redraw while the host's change is on its way keeps what the host chose: bob's team
     # change and readiness redraw alice's page before the service has her change.
     held: list[Any] = []
-    alice.route("**/change-rules", held.append)
+
+    def hold(route: Any) -> None:  # (a bound method is not a handler Playwright can wrap)
+        held.append(route)
+
+    alice.route("**/change-rules", hold)
     alice.locator("#rule-blanks").focus()
     alice.locator("#rule-blanks").select_option("2")
     deadline = time.monotonic() + 10
