@@ -3,10 +3,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { actionName, cardMatters, exampleCards, explainSet, KINDS, SETS, setExists } from "../../app/web/static/bets.js";
+import {
+  actionName, cardMatters, cardName, checkOf, exampleCards, explainSet, KINDS, SETS, setExists, tableFor,
+} from "../../app/web/static/bets.js";
 import { ERROR_CODES, words } from "../../app/web/static/errors.js";
 import { parseMarkdown } from "../../app/web/static/markdown.js";
-import { dealHands, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
+import { commonCount, dealHands, dealRound, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
+import { judgeBet, marksFor, maxCardsFor, rulesInWords, usableJokers } from "../../app/web/static/variants.js";
 import {
   levelOf, loserIsOut, maxCardsChoices, reactionLines, REACTIONS, roundCause, ruleMaxCards, secondsLeft, tipFor, urgency,
 } from "../../app/web/static/table.js";
@@ -136,6 +139,82 @@ test("the rules' Markdown reads as headings, paragraphs and lists", () => {
   assert.equal(blocks[2].items.length, 2);
 });
 
+test("the 32-card deck has 140 bets, 7s and 8s, and its check is 140", () => {
+  const t = tableFor(32);
+  assert.equal(t.sets.length, 140);
+  assert.equal(t.check, 140);
+  assert.equal(checkOf({ rules: { deck_size: 32 } }), 140);
+  assert.equal(checkOf({ rules: { deck_size: 24 } }), 88);
+  assert.equal(checkOf({}), 88);
+  assert.equal(actionName(140, 32), "check");
+  assert.equal(actionName(141, 32), "lost the round");
+  assert.equal(actionName(88, 32), "full house, jacks over queens");
+  assert.equal(actionName(44, 32), "straight 7-J");
+  assert.equal(actionName(124, 32), "straight flush 7-J of clubs");
+  assert.equal(cardName({ value: 0, colour: 2 }, 32), "seven of hearts");
+  assert.equal(cardName({ value: 1, colour: 0 }, 32), "eight of clubs");
+  assert.equal(cardName({ value: 0, colour: 2 }), "nine of hearts");
+  assert.equal(cardName({ value: -1, colour: -1 }, 32), "joker");
+  assert.equal(cardName({ value: -2, colour: -2 }), "blank");
+  assert.deepEqual(t.kinds.flatMap((k) => k.ids), t.sets.map((s) => s.id));
+  for (const s of t.sets) {
+    const cards = exampleCards(s.id, 32);
+    assert.equal(setExists(s.id, cards, 32), true, s.name);
+    assert.ok(cards.every((c) => cardMatters(s.id, c, 32)), s.name);
+  }
+});
+
+test("jokers stand in for missing cards, blanks for nothing", () => {
+  const joker = { value: -1, colour: -1 };
+  const blank = { value: -2, colour: -2 };
+  const aces = [{ value: 7, colour: 0 }, joker, blank];
+  const pairOfAces = tableFor(32).sets.findIndex((s) => s.name === "pair of aces");
+  assert.equal(setExists(pairOfAces, aces, 32), false);
+  assert.equal(setExists(pairOfAces, aces, 32, 1), true);
+  assert.equal(explainSet(pairOfAces, aces, 32), "It needs 2 aces; there was 1 ace.");
+});
+
+test("a check counts only the bettor's jokers and the common ones, and rings those it used", () => {
+  const joker = { value: -1, colour: -1 };
+  const pairOfAces = tableFor(32).sets.findIndex((s) => s.name === "pair of aces");
+  const snap = {
+    rules: { deck_size: 32, jokers: 2 },
+    hands: [{ nickname: "al", hand: [{ value: 7, colour: 1 }] }, { nickname: "bo", hand: [joker] }],
+    common_hand: [],
+  };
+  const bet = { player: "al", action_id: pairOfAces };
+  assert.equal(usableJokers(snap, "al"), 0);
+  assert.equal(judgeBet(snap, bet).there, false); // bo's joker does not help al
+  assert.equal(judgeBet(snap, { ...bet, player: "bo" }).there, true);
+  const common = { ...snap, common_hand: [joker] };
+  assert.deepEqual(judgeBet(common, bet), { there: true, missing: 1, wild: 1, jokersUsed: 1 });
+  const marks = marksFor(common, bet);
+  assert.equal(marks("al", { value: 7, colour: 1 }, 0), true);
+  assert.equal(marks("bo", joker, 0), false);
+  assert.equal(marks("~common", joker, 0), true);
+});
+
+test("the rules read in words", () => {
+  assert.equal(rulesInWords({ deck_size: 32, jokers: 2, blanks: 0, common_cards: -1 }), "32 cards, 2 jokers, 1 common card growing");
+  assert.equal(rulesInWords({ deck_size: 32, jokers: 1, common_cards: 1 }), "32 cards, 1 joker, 1 common card");
+  assert.equal(rulesInWords({ deck_size: 24, blanks: 2, common_cards: -2 }), "24 cards, 2 blanks, 1 common card growing slowly");
+  assert.equal(rulesInWords(undefined), "24 cards (9 to A), the classic game");
+});
+
+test("common cards grow with the cards players hold", () => {
+  assert.equal(commonCount({ common_cards: 2 }, [1, 1]), 2);
+  assert.equal(commonCount({ common_cards: -1 }, [3, 1, 0, 2]), 2);
+  assert.equal(commonCount({ common_cards: -2 }, [3, 1, 0, 2]), 1);
+  assert.equal(commonCount(null, [3]), 0);
+});
+
+test("the classic deal is unchanged by the version 2 code", async () => {
+  assert.deepEqual((await dealRound(new Uint8Array(32), [3])).hands, [[5, 6, 11]]);
+  const v2 = await dealRound(new Uint8Array(32), [3], 1, 32);
+  assert.equal(v2.hands[0].length + v2.common.length, 4);
+  assert.ok(v2.hands[0].concat(v2.common).every((i) => i >= 0 && i < 32));
+});
+
 // Printed for the Python side: names and deals for seeds it chooses.
 if (process.env.BLEF_JS_DUMP) {
   const seeds = JSON.parse(process.env.BLEF_JS_DUMP);
@@ -146,4 +225,24 @@ if (process.env.BLEF_JS_DUMP) {
   const card = (i) => ({ value: Math.floor(i / 4), colour: i % 4 });
   const exists = deals.map((hands) => SETS.map((s) => setExists(s.id, hands.flat().map(card))));
   console.log("BLEF_DUMP " + JSON.stringify({ names: SETS.map((s) => s.name), deals, maxCards, reactions: REACTIONS, exists }));
+}
+
+// Printed for the Python side: the 32-card table, joker judgements, the maximum of cards under
+// variant rules, and rounds of every variant dealt by the engine, verified here.
+if (process.env.BLEF_JS_VARIANTS) {
+  const given = JSON.parse(process.env.BLEF_JS_VARIANTS);
+  const t32 = tableFor(32);
+  const card = (i) => ({ value: Math.floor(i / 4), colour: i % 4 });
+  const exists = given.pools.map(([pool, wild]) => t32.sets.map((s) => (setExists(s.id, pool.map(card), 32, wild) ? "1" : "0")).join(""));
+  const maxCards = given.rules.map((r) => [2, 3, 4, 5, 6, 7, 8].map((n) => maxCardsFor(n, r)));
+  const verified = [];
+  const dealt = [];
+  for (const round of given.rounds) {
+    verified.push((await verifyRound(round)).ok);
+    const sizes = round.players.filter((p) => p.n_cards > 0).map((p) => p.n_cards);
+    const total = round.rules.deck_size + round.rules.jokers + round.rules.blanks;
+    const d = await dealRound(hexToBytes(round.seed), sizes, commonCount(round.rules, sizes), total);
+    dealt.push([d.hands, d.common]);
+  }
+  console.log("BLEF_VARIANTS " + JSON.stringify({ names: t32.sets.map((s) => s.name), exists, maxCards, verified, dealt }));
 }

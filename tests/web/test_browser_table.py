@@ -78,8 +78,8 @@ def test_a_nickname_reported_by_the_only_other_human_becomes_player_n_and_the_ad
     bob_players = _players(bob_page)
     bob_players.get_by_text("random_(AI)").wait_for()
     # No report control for an AI, nor for oneself.
-    assert bob_page.get_by_role("button", name=re.compile("^Report nickname")).count() == 1
-    report = bob_players.get_by_role("button", name="Report nickname alice")
+    assert bob_page.get_by_role("button", name=re.compile("^Report name of")).count() == 1
+    report = bob_players.get_by_role("button", name="Report name of alice")
 
     report.click()  # confirm() answered "Cancel": nothing is sent
     assert _state(bob_page, server, game)["players"][0]["nickname"] == "alice"

@@ -39,6 +39,10 @@ const WORDS = {
   too_many_in_flight: "Too many requests at once: wait a second and try again.",
   too_many_connections: "The server is busy: wait a few seconds and try again.",
   invalid_state: "The server could not read this game. Please start a new one.",
+  invalid_rules: "Those rules cannot be played: a deck has 24 or 32 cards, and jokers, blanks and common cards are 0 to 12 each (or too many cards for the players seated).",
+  invalid_team: "A team is a number from 1 to 8, or none to play on your own.",
+  one_team: "Everyone is in the same team, so nobody would play against anybody: put someone in another team, or on their own.",
+  no_permission: "Only the host can do that for another player; you can change only your own team.",
 };
 
 export const ERROR_CODES = Object.keys(WORDS);

@@ -4,6 +4,7 @@ import { useEffect, useState } from "./hooks.js";
 import { api, keepSeat, savedName, saveName } from "./api.js";
 import { html, fail, toast } from "./ui.js";
 import { LEVELS } from "./table.js";
+import { rulesInWords } from "./variants.js";
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const QUICK_MAX_CARDS = 4;
@@ -162,6 +163,7 @@ function PublicGames({ games, details }) {
     const taken = g.players.length;
     const host = d ? d.admin_nickname : g.players[0];
     const rules = d ? [
+      rulesInWords(d.rules),
       d.time_limit ? `${d.time_limit} s to move` : "no time limit",
       d.chosen_max_cards ? `out past ${d.chosen_max_cards} cards` : "the usual maximum of cards",
     ].join(", ") : "";

@@ -2,7 +2,7 @@
 // through round by round and move by move.
 import { useEffect, useState } from "./hooks.js";
 import { api } from "./api.js";
-import { actionName, CHECK, LOST } from "./bets.js";
+import { actionName, checkOf, deckOf, lostOf } from "./bets.js";
 import { verifyRound } from "./deal.js";
 import { words } from "./errors.js";
 import { RoundSummary } from "./reveal.js";
@@ -30,7 +30,7 @@ export function Replay({ game }) {
   if (!record) return html`<section class="panel"><p>Loading the game's record and checking every deal…</p></section>`;
   const rounds = record.rounds;
   const r = rounds[round];
-  const moves = r.history.filter((e) => e.action_id !== LOST);
+  const moves = r.history.filter((e) => e.action_id !== lostOf(r));
   const total = moves.length + 1; // the moves, then the reveal
   const at = Math.min(step, total - 1);
   const go = (n) => { setRound(n); setStep(0); };
@@ -51,11 +51,11 @@ export function Replay({ game }) {
         <button id="next-move" disabled=${at === total - 1} onClick=${() => setStep(at + 1)}>Next ›</button>
       </nav>
       ${at < moves.length ? html`<ol class="round-bets">${moves.slice(0, at + 1).map((e, i) => html`<li key=${i} class=${i === at ? "newest" : ""}>
-        <b>${e.player}</b> ${e.action_id === CHECK ? "checked" : `bet ${actionName(e.action_id)}`}</li>`)}</ol>`
+        <b>${e.player}</b> ${e.action_id === checkOf(r) ? "checked" : `bet ${actionName(e.action_id, deckOf(r))}`}</li>`)}</ol>`
         : html`<${RoundSummary} snap=${r} after=${rounds[round + 1] || null} headingId="replay-round-title" />`}
     </div>
     <h2>Every deal, checked in this page</h2>
-    <p class=${allOk ? "verified-all" : "error"}>${allOk ? `All ${rounds.length} deals verified: each round's seed matches the commitment shown while it was played, and deals exactly the hands shown.` : "Some deals did NOT verify: see below."}</p>
+    <p class=${allOk ? "verified-all" : "error"}>${allOk ? `All ${rounds.length} deals verified: each round's seed matches the commitment shown while it was played, and deals exactly the hands and common cards shown.` : "Some deals did NOT verify: see below."}</p>
     <ol class="rounds">${rounds.map((x, i) => html`<li key=${i} class="replay-round">
       <button class="link" onClick=${() => go(i)}>Round ${x.round_number}</button>
       <span class=${checks[i].ok ? "verified" : "error"}>${checks[i].ok ? "✓ Deal verified" : `✗ Deal NOT verified: ${checks[i].reason}`}</span>

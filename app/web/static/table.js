@@ -1,7 +1,8 @@
 // The table's facts the page needs before the service says them: the reactions a player may
 // send and the maximum of cards the admin may choose. Pure, so node tests them against the
 // Python engine (tests/web/test_js_units.py).
-import { actionName, CHECK, LOST } from "./bets.js";
+import { actionName, CHECK, checkOf, deckOf, lostOf } from "./bets.js";
+import { maxCardsFor } from "./variants.js";
 
 /** The reactions the service accepts, in the order the bar shows them. */
 export const REACTIONS = ["👍", "👎", "👏", "😂", "😮", "😢", "🤔", "🎉"];
@@ -17,9 +18,11 @@ export function ruleMaxCards(nPlayers) {
 }
 
 /** The choices of the admin's "maximum of cards": 1..the rule's maximum for the players
- * seated now, counted as at least two (the service refuses more; it caps again at start). */
-export function maxCardsChoices(nPlayers) {
-  return Array.from({ length: ruleMaxCards(nPlayers) }, (_, i) => i + 1);
+ * seated now, counted as at least two (the service refuses more; it caps again at start),
+ * under the table's `rules` when given (another deck, jokers, common cards). */
+export function maxCardsChoices(nPlayers, rules = null) {
+  const top = rules ? maxCardsFor(nPlayers, rules) : ruleMaxCards(nPlayers);
+  return Array.from({ length: top }, (_, i) => i + 1);
 }
 
 /** The last reactions as lines to show, oldest first: "bob 👍". */
@@ -41,9 +44,10 @@ export function roundCause(snap, before = null, after = null) {
   const hist = snap.history || [];
   const last = hist[hist.length - 1];
   const loser = snap.loser || (last && last.player);
-  if (hist.length >= 2 && hist[hist.length - 2].action_id === CHECK) {
+  const check = checkOf(snap);
+  if (hist.length >= 2 && hist[hist.length - 2].action_id === check) {
     const checker = hist[hist.length - 2].player;
-    const bet = hist.slice(0, -2).reverse().find((e) => e.action_id < CHECK) || null;
+    const bet = hist.slice(0, -2).reverse().find((e) => e.action_id < check) || null;
     return { kind: "check", loser, checker, bet, existed: loser === checker };
   }
   if (!snap.time_limit) return { kind: "resign", loser }; // no clock: nobody can time out
@@ -86,30 +90,31 @@ export function urgency(left, limit) {
   return "calm";
 }
 
-/** The standing bet of a round's history: the last bet, or null before the first. */
-export function standingBet(history) {
-  const bets = (history || []).filter((e) => e.action_id < CHECK);
+/** The standing bet of a round's history: the last bet, or null before the first (`check`:
+ * the check's id, 88 or 140; every id below it is a bet). */
+export function standingBet(history, check = CHECK) {
+  const bets = (history || []).filter((e) => e.action_id < check);
   return bets.length ? bets[bets.length - 1] : null;
 }
 
 /** The first-game guide's tip for what is on the table now: a {key, text}, or null. */
 export function tipFor({ state, me, myTurn, seenKeys }) {
   if (!state || state.status !== "Running") return null;
-  const hist = (state.history || []).filter((e) => e.action_id !== LOST);
+  const hist = (state.history || []).filter((e) => e.action_id !== lostOf(state));
   const tips = [];
   if (myTurn && !hist.length)
     tips.push(["first-bet", "You start this round: name any set you think is among ALL the cards on the table, yours and everyone else's. A low bet such as a high card is a safe start."]);
   if (myTurn && hist.length)
-    tips.push(["check", `Your turn: bet something higher than "${standingBetName(hist)}", or Check if you think it is not among all the cards. Whoever is wrong takes one more card next round.`]);
+    tips.push(["check", `Your turn: bet something higher than "${standingBetName(hist, state)}", or Check if you think it is not among all the cards. Whoever is wrong takes one more card next round.`]);
   if (!myTurn && me)
     tips.push(["waiting", `Others are betting. Each bet must be higher than the last; the order of sets is in "How to play". Watch the standing bet in the middle of the table.`]);
   for (const [key, text] of tips) if (!seenKeys.has(key)) return { key, text };
   return null;
 }
 
-function standingBetName(hist) {
-  const bet = standingBet(hist);
-  return bet ? actionName(bet.action_id) : "";
+function standingBetName(hist, state) {
+  const bet = standingBet(hist, checkOf(state));
+  return bet ? actionName(bet.action_id, deckOf(state)) : "";
 }
 
 /** The computer players by difficulty, with their measured strength in words

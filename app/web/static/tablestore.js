@@ -2,11 +2,12 @@
 // seat sees it), what this person chose (the bet, the settings), and the reveals to show.
 // The view reads it and calls its actions; every change calls `changed()` once.
 import { api, ApiError, forgetSeat, keepSeat, pref, rematchOf, seatOf, setPref } from "./api.js";
-import { actionName, CHECK, LOST } from "./bets.js";
+import { actionName, checkOf, deckOf, lostOf } from "./bets.js";
+import { words } from "./errors.js";
 import { announce, fail, toast } from "./ui.js";
 
 const endsRound = (body) => !!body && (body.loser !== undefined
-  || ((body.history || []).length > 0 && body.history[body.history.length - 1].action_id === LOST));
+  || ((body.history || []).length > 0 && body.history[body.history.length - 1].action_id === lostOf(body)));
 
 function storedSet(key) {
   try { return new Set(JSON.parse(sessionStorage.getItem(key)) || []); } catch { return new Set(); }
@@ -33,6 +34,7 @@ export function createTable(game, changed) {
     revealed: storedSet(revealKey),
     lastInRound: new Map(),
     reported: new Set(JSON.parse(localStorage.getItem(`blef:reported:${game}`) || "[]")),
+    rulesProblem: null, // the last refusal of a rule or team change, in words
     myTurnShown: false,
   };
   let alive = true;
@@ -104,8 +106,8 @@ export function createTable(game, changed) {
   }
 
   function turnBegins() {
-    const bet = (s.state.history || []).filter((e) => e.action_id < CHECK).pop();
-    announce(`Your turn. ${bet ? `${bet.player} bets ${actionName(bet.action_id)}.` : "You open the round: name any set."}`
+    const bet = (s.state.history || []).filter((e) => e.action_id < checkOf(s.state)).pop();
+    announce(`Your turn. ${bet ? `${bet.player} bets ${actionName(bet.action_id, deckOf(s.state))}.` : "You open the round: name any set."}`
       + (s.state.time_limit ? ` You have ${s.state.time_limit} seconds.` : ""));
     if (s.sound) beep();
   }
@@ -145,14 +147,16 @@ export function createTable(game, changed) {
     refresh,
     act,
     async placeBet(id) {
-      const ok = await act("play", { action_id: id }, `You bet ${actionName(id)}.`);
+      const ok = await act("play", { action_id: id }, `You bet ${actionName(id, deckOf(s.state))}.`);
       if (ok) document.getElementById("turn-line")?.focus();
     },
     async check() {
-      const ok = await act("play", { action_id: CHECK }, "You checked.");
+      const ok = await act("play", { action_id: checkOf(s.state) }, "You checked.");
       if (ok && !s.reveals.length) document.getElementById("turn-line")?.focus();
     },
     choose(id) { s.chosen = id; changed(); },
+    changeRules: (changes, done) => sendSetup("change-rules", changes, done),
+    changeTeam: (team, nickname, done) => sendSetup("change-team", nickname ? { team, nickname } : { team }, done),
     async join(nickname) {
       try {
         const { data } = await api(`/games/${game}/join`, { method: "POST", body: { nickname } });
@@ -219,6 +223,30 @@ export function createTable(game, changed) {
       } catch (e) { fail(e); } finally { s.busy = false; changed(); }
     },
   };
+
+  // Rule and team changes go one after another (a person may change several controls
+  // quickly); each says whether the service took it, and a refusal stays shown in words.
+  let setupQueue = Promise.resolve();
+  function sendSetup(path, body, done) {
+    const sent = setupQueue.then(async () => {
+      try {
+        await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
+        s.rulesProblem = null;
+        if (done) { toast(done); announce(done); }
+        return true;
+      } catch (e) {
+        s.rulesProblem = words(e);
+        fail(e);
+        return false;
+      } finally {
+        s.etag = null;
+        await refresh();
+        changed();
+      }
+    });
+    setupQueue = sent.catch(() => false);
+    return sent;
+  }
 
   function dismissReveal(round) {
     const before = s.reveals.length;

@@ -1,7 +1,9 @@
 // The table screen: the view of a table store (tablestore.js). Components are declared once,
 // at the top level, so a new state patches the page and never replaces a control in use.
 import { useEffect, useMemo, useReducer, useState } from "./hooks.js";
-import { actionName, CHECK, exampleCards, KINDS, LOST, SETS } from "./bets.js";
+import { actionName, checkOf, deckOf, exampleCards, lostOf, tableFor } from "./bets.js";
+import { useHeld } from "./held.js";
+import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, TeamsHelp } from "./rulesview.js";
 import { createTable } from "./tablestore.js";
 import { levelOf, LEVELS, maxCardsChoices, REACTIONS, reactionLines, secondsLeft, standingBet, tipFor, urgency } from "./table.js";
 import { RevealDialog } from "./reveal.js";
@@ -52,6 +54,7 @@ export function TableScreen({ game }) {
         <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? `round ${st.round_number}` : "game over"}</span></h1>
       <p class="you small">${seated ? html`You are <b>${me}</b>${admin ? " (the host)" : ""}.` : "You are watching."}
         ${!lobby && st.max_cards ? ` Out past ${st.max_cards} card${st.max_cards === 1 ? "" : "s"}: a player holding ${st.max_cards} who loses a round is out.` : ""}</p>
+      ${!lobby ? html`<${RulesLine} st=${st} />` : null}
       ${s.notice ? html`<p class="notice" id="notice">${s.notice}</p>` : null}
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
     </section>
@@ -60,7 +63,7 @@ export function TableScreen({ game }) {
     ${!lobby ? html`<${Felt} st=${st} me=${me} s=${s} />` : null}
     ${!lobby ? html`<${TurnLine} st=${st} me=${me} myTurn=${myTurn} s=${s} />` : null}
     ${st.status === "Running" && s.tips && seated ? html`<${Tip} st=${st} me=${me} myTurn=${myTurn} s=${s} actions=${actions} />` : null}
-    ${!lobby ? html`<${RoundBets} history=${st.history || []} />` : null}
+    ${!lobby ? html`<${RoundBets} history=${st.history || []} st=${st} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
     <${SeatTools} st=${st} s=${s} seated=${seated} actions=${actions} game=${game} />
     ${myTurn ? html`<${MoveDock} st=${st} s=${s} actions=${actions} />` : null}
@@ -85,7 +88,8 @@ function Felt({ st, me, s }) {
   const seats = st.players;
   const mine = seats.findIndex((p) => p.nickname === me);
   const order = mine > 0 ? [...seats.slice(mine), ...seats.slice(0, mine)] : seats;
-  const bet = standingBet(st.history);
+  const deck = deckOf(st);
+  const bet = standingBet(st.history, checkOf(st));
   const hand = (st.hands || []).find((x) => x.nickname === me);
   return html`<section class="felt" aria-label="The table">
     <ul class="seats" aria-label="Players">
@@ -97,6 +101,7 @@ function Felt({ st, me, s }) {
         return html`<li key=${p.nickname} class=${`seat${turn ? " turn" : ""}${out ? " out" : ""}${p.nickname === me ? " me" : ""}`}
           style=${{ left: `${50 + 41 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` }}>
           <span class="nick">${p.nickname}${p.nickname === me ? " (you)" : ""}</span>
+          <${TeamMark} team=${p.team} />
           ${level ? html`<span class="level">${level.label} computer</span>` : null}
           <span class="count">${out ? "out of the game" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`}</span>
           ${turn ? html`<span class="to-move">to move${st.move_deadline ? html`, <${Countdown} st=${st} s=${s} />` : ""}</span>` : null}
@@ -105,13 +110,15 @@ function Felt({ st, me, s }) {
     </ul>
     <div class="centre" aria-live="off">
       ${bet ? html`<p class="label">Standing bet, by ${bet.player}</p>
-        <p class="standing" id="standing-bet">${actionName(bet.action_id)}</p>
-        <${Cards} cards=${exampleCards(bet.action_id)} small=${true} label=${`for example ${actionName(bet.action_id)}`} />`
+        <p class="standing" id="standing-bet">${actionName(bet.action_id, deck)}</p>
+        <${Cards} cards=${exampleCards(bet.action_id, deck)} small=${true} deck=${deck} label=${`for example ${actionName(bet.action_id, deck)}`} />`
         : st.status === "Running" ? html`<p class="label">No bet yet this round</p><p class="standing" id="standing-bet">${st.cp_nickname} opens</p>` : null}
+      <${CommonCards} st=${st} />
     </div>
     ${hand && st.status === "Running" ? html`<section class="hand" aria-label="Your cards">
       <h2 class="sr-only">Your cards</h2>
-      ${hand.hand.map((c, i) => html`<${Card} key=${i} card=${c} />`)}</section>` : null}
+      ${hand.hand.map((c, i) => html`<${Card} key=${i} card=${c} deck=${deck} />`)}</section>` : null}
+    <${MateHands} st=${st} me=${me} />
   </section>`;
 }
 
@@ -128,6 +135,8 @@ function TurnLine({ st, me, myTurn, s }) {
 }
 
 function MoveDock({ st, s, actions }) {
+  const { deck, sets: SETS, kinds: KINDS, check: CHECK } = tableFor(deckOf(st));
+  const name = (id) => actionName(id, deck);
   const legal = st.legal_actions.filter((a) => a < CHECK);
   const canCheck = st.legal_actions.includes(CHECK);
   const current = legal.includes(s.chosen) ? s.chosen : legal[0];
@@ -136,13 +145,13 @@ function MoveDock({ st, s, actions }) {
   const inKind = kind ? legal.filter((id) => SETS[id].kind === kind) : [];
   const odds = s.oddsOn && s.odds && s.odds.round === st.round_number ? s.odds.probabilities : null;
   const pct = (id) => `${Math.round(100 * odds[id])}%`;
-  const bet = standingBet(st.history);
+  const bet = standingBet(st.history, CHECK);
   const hand = (st.hands || []).find((x) => x.nickname === s.seat.nickname);
   const submit = (ev) => { ev.preventDefault(); if (current !== undefined && !s.busy) actions.placeBet(current); };
   return html`<section class="dock" aria-labelledby="dock-title">
     <form onSubmit=${submit}>
       <div class="dock-head"><h2 id="dock-title" tabindex="-1">Your turn ${st.move_deadline ? html`<${Countdown} st=${st} s=${s} prefix="· " />` : null}</h2>
-        ${hand ? html`<span class="mine-small">Your cards <${Cards} cards=${hand.hand} small=${true} label="Your cards" /></span>` : null}</div>
+        ${hand ? html`<span class="mine-small">Your cards <${Cards} cards=${hand.hand} small=${true} deck=${deck} label="Your cards" /></span>` : null}</div>
       ${legal.length ? html`<div class="pick">
         <label class="field-inline">Kind
           <select id="bet-kind" value=${kind} onChange=${(e) => actions.choose(legal.find((id) => SETS[id].kind === e.currentTarget.value))}>
@@ -151,13 +160,13 @@ function MoveDock({ st, s, actions }) {
           <select id="bet" value=${String(current)} onChange=${(e) => actions.choose(Number(e.currentTarget.value))}>
             ${inKind.map((id) => html`<option key=${id} value=${String(id)}>${SETS[id].name}${odds ? ` (${pct(id)})` : ""}</option>`)}</select></label>
       </div>
-      <p class="example"><${Cards} cards=${exampleCards(current)} small=${true} label=${`${actionName(current)}: for example these cards`} />
+      <p class="example"><${Cards} cards=${exampleCards(current, deck)} small=${true} deck=${deck} label=${`${name(current)}: for example these cards`} />
         <span class="muted small">${KINDS.find((k) => k.key === kind).meaning}${odds ? ` · there with a chance of ${pct(current)}` : ""}</span></p>`
-        : html`<p>No bet is higher than “${actionName(bet.action_id)}”: you can only check.</p>`}
+        : html`<p>No bet is higher than “${name(bet.action_id)}”: you can only check.</p>`}
       <div class="moves">
-        ${legal.length ? html`<button id="bet-button" type="submit" class="primary" disabled=${s.busy}>Bet ${actionName(current)}</button>` : null}
+        ${legal.length ? html`<button id="bet-button" type="submit" class="primary" disabled=${s.busy}>Bet ${name(current)}</button>` : null}
         ${canCheck ? html`<button id="check-button" type="button" disabled=${s.busy} onClick=${() => !s.busy && actions.check()}>
-          Check “${actionName(bet.action_id)}”${odds ? ` (there: ${pct(bet.action_id)})` : ""}</button>` : null}
+          Check “${name(bet.action_id)}”${odds ? ` (there: ${pct(bet.action_id)})` : ""}</button>` : null}
       </div>
       <p class="keys muted small"><label class="check"><input type="checkbox" id="odds-toggle" checked=${s.oddsOn}
         onChange=${(e) => actions.setPref("odds", e.currentTarget.checked)} /> Show the chance of each bet, from your cards</label>
@@ -166,12 +175,13 @@ function MoveDock({ st, s, actions }) {
   </section>`;
 }
 
-function RoundBets({ history }) {
-  const items = history.filter((e) => e.action_id !== LOST).slice().reverse();
+function RoundBets({ history, st }) {
+  const deck = deckOf(st);
+  const items = history.filter((e) => e.action_id !== lostOf(st)).slice().reverse();
   return html`<section class="panel" aria-labelledby="bets-title">
     <h2 id="bets-title">This round's bets, newest first</h2>
     ${items.length ? html`<ol class="history" reversed>${items.map((e, i) => html`<li key=${items.length - i} class=${i === 0 ? "newest" : ""}>
-      <b>${e.player}</b> ${e.action_id === CHECK ? "checks" : `bets ${actionName(e.action_id)}`}</li>`)}</ol>`
+      <b>${e.player}</b> ${e.action_id === checkOf(st) ? "checks" : `bets ${actionName(e.action_id, deck)}`}</li>`)}</ol>`
       : html`<p class="muted">No bets yet this round.</p>`}
   </section>`;
 }
@@ -187,18 +197,6 @@ function Tip({ st, me, myTurn, s, actions }) {
   </aside>`;
 }
 
-/** A control's value while the person's change is on its way: theirs, until the service's
- * state says the same (or refuses it); the service's otherwise. */
-function useHeld(server) {
-  const [held, setHeld] = useState(null);
-  useEffect(() => { if (held && held.value === server) setHeld(null); }, [server]);
-  const change = async (value, send) => {
-    setHeld({ value });
-    if (!(await send())) setHeld(null);
-  };
-  return [held ? held.value : server, change];
-}
-
 function Room({ s, st, me, seated, admin, actions }) {
   const [autoStart, changeAutoStart] = useHeld(!!st.auto_start);
   const [maxCards, changeMaxCards] = useHeld(st.chosen_max_cards ? String(st.chosen_max_cards) : "");
@@ -207,7 +205,7 @@ function Room({ s, st, me, seated, admin, actions }) {
   const [limit, setLimit] = useState(String(st.time_limit || 0));
   const ready = new Set(st.ready || []);
   const chosen = st.chosen_max_cards;
-  const choices = maxCardsChoices(st.players.length);
+  const choices = maxCardsChoices(st.players.length, st.rules);
   const share = `${location.origin}/#/game/${s.game}`;
   return html`<section class="panel room">
     <h2>Players (${st.players.length} of 8)</h2>
@@ -217,13 +215,16 @@ function Room({ s, st, me, seated, admin, actions }) {
       return html`<li key=${p.nickname}>
         <span class="nick">${p.nickname}${p.nickname === st.admin_nickname ? " (host)" : ""}${mine ? " (you)" : ""}</span>
         ${level ? html`<span class="level">${level.label} computer player</span>` : null}
+        <${TeamChoice} p=${p} st=${st} me=${me} admin=${admin} actions=${actions} />
         ${ready.has(p.nickname) ? html`<span class="ready" role="img" aria-label=${`${p.nickname} is ready`}>✓ ready</span>` : null}
         ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !ready.has(p.nickname) }, ready.has(p.nickname) ? "You are not ready." : "You are ready.")}>${ready.has(p.nickname) ? "Not ready" : "Ready"}</button>` : null}
         ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${p.nickname}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${p.nickname} was removed.`)}>Remove</button>` : null}
         ${seated && !p.ai_agent && !mine ? (s.reported.has(p.nickname) ? html`<span class="muted reported">Reported</span>`
-          : html`<button class="small link" aria-label=${`Report nickname ${p.nickname}`} onClick=${() => actions.report(p.nickname, i + 1)}>Report name</button>`) : null}
+          : html`<button class="small link" aria-label=${`Report name of ${p.nickname}`} onClick=${() => actions.report(p.nickname, i + 1)}>Report name</button>`) : null}
       </li>`;
     })}</ul>
+    ${seated ? html`<${TeamsHelp} admin=${admin} />` : null}
+    <${RulesLine} st=${st} />
     ${!me ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); actions.join(name.trim()); }}>
       <label class="field-inline" for="nickname">Your name</label>
       <input id="nickname" value=${name} maxlength="64" autocomplete="nickname" required onInput=${(e) => setName(e.currentTarget.value)} />
@@ -231,6 +232,7 @@ function Room({ s, st, me, seated, admin, actions }) {
       <p class="muted small">A name starts with a letter; letters, digits and _ only.</p>` : null}
     ${admin ? html`<div class="admin">
       <h2>Set up the game (you are the host)</h2>
+      <${RulesSetup} st=${st} s=${s} actions=${actions} />
       <div class="row">
         <label class="field-inline" for="agent">Computer player</label>
         <select id="agent" value=${agent} onChange=${(e) => setAgent(e.currentTarget.value)}>

@@ -1,22 +1,30 @@
 // What every screen shares: htm bound to Preact, cards, the spoken announcer and the toast.
 import { h } from "./preact.js";
 import htm from "./htm.js";
-import { cardName, SUIT_SYMBOLS, VALUES } from "./bets.js";
+import { cardName, isBlank, isJoker, SUIT_SYMBOLS, valueSymbol } from "./bets.js";
 import { words } from "./errors.js";
 
 export const html = htm.bind(h);
 
-/** One card; `marked` rings it (a card that mattered to the checked bet). */
-export function Card({ card, marked = false, small = false }) {
+/** One card of a `deck` of 24 or 32 (its values differ), a joker or a blank; `marked` rings
+ * it (a card that mattered to the checked bet). */
+export function Card({ card, marked = false, small = false, deck = 24 }) {
+  const label = cardName(card, deck) + (marked ? " (counts for the bet)" : "");
+  const ring = `${marked ? " marked" : ""}${small ? " small" : ""}`;
+  if (isJoker(card) || isBlank(card)) {
+    const joker = isJoker(card);
+    return html`<span class=${`card ${joker ? "joker" : "blank"}${ring}`} role="img" aria-label=${label}>
+      <span class="v" aria-hidden="true">${joker ? "★" : "∅"}</span><span class="w" aria-hidden="true">${joker ? "joker" : "blank"}</span></span>`;
+  }
   const red = card.colour === 1 || card.colour === 2;
-  const label = cardName(card) + (marked ? " (counts for the bet)" : "");
-  return html`<span class=${`card ${red ? "red" : "black"}${marked ? " marked" : ""}${small ? " small" : ""}`}
-    role="img" aria-label=${label}><span class="v" aria-hidden="true">${VALUES[card.value]}</span><span class="s" aria-hidden="true">${SUIT_SYMBOLS[card.colour]}</span></span>`;
+  return html`<span class=${`card ${red ? "red" : "black"}${ring}`}
+    role="img" aria-label=${label}><span class="v" aria-hidden="true">${valueSymbol(card, deck)}</span><span class="s" aria-hidden="true">${SUIT_SYMBOLS[card.colour]}</span></span>`;
 }
 
-export function Cards({ cards, label, small = false, marks = null }) {
+/** Cards in a labelled group; `marks(card, index)` says which to ring. */
+export function Cards({ cards, label, small = false, marks = null, deck = 24 }) {
   return html`<span class="cards" role="group" aria-label=${label}>
-    ${cards.map((c, i) => html`<${Card} key=${i} card=${c} small=${small} marked=${marks ? marks(c) : false} />`)}</span>`;
+    ${cards.map((c, i) => html`<${Card} key=${i} card=${c} small=${small} deck=${deck} marked=${marks ? marks(c, i) : false} />`)}</span>`;
 }
 
 /** Said to screen readers (a polite live region outside the app's tree). */
