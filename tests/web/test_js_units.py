@@ -92,7 +92,7 @@ def _round(rng: random.Random, rules: Rules) -> dict[str, object]:
     if n > 2:
         sizes[rng.randrange(n)] = 0  # someone out: dealt nothing, skipped in the order
     seed = rng.randbytes(32)
-    hands, common = deal_round(seed, sizes, rules.common_count(sizes), rules.total_cards)
+    hands, common, _ = deal_round(seed, sizes, rules.common_count(sizes), rules.total_cards)
     names = [f"p{i}" for i in range(n)]
     return {
         "seed": seed.hex(),
