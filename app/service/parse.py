@@ -112,9 +112,9 @@ MAX_TEAM = 8
 
 
 def team(value: object) -> int | None:
-    """A team, 1 to 8, from a query string or a JSON body; absent, empty or 0 mean on one's
-    own."""
-    if value is None or value == "" or (type(value) is int and not value):
+    """A team, 1 to 8, from a query string or a JSON body; absent (or JSON null) or 0 mean
+    on one's own."""
+    if value is None or (type(value) is int and not value):
         return None
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
