@@ -34,16 +34,7 @@ class Table(UseCases):
         player = parse.player_uuid(player_uuid)
 
         def leave(doc: GameDoc, game: Game) -> Outcome:
-            nickname = nickname_of(doc, player)
-            was_admin = game.admin == nickname
-            game.leave(nickname)
-            _drop_player(doc, nickname)
-            if not game.n_players:
-                doc.player_uuids.clear()
-                doc.social = {"hidden": doc.social.get("hidden", {})}
-            text = "You left the game"
-            if was_admin and game.admin is not None:
-                text += f" - {game.admin} is the admin now"
+            text = "You left the game" + _leave(doc, game, nickname_of(doc, player))
             return _after_lobby_change(doc, game, text)
 
         return self._request(game_uuid, leave, idempotency_key, "leave", player)
@@ -128,10 +119,7 @@ class Table(UseCases):
             requester = nickname_of(doc, player)
             removed = game.player_named(target)
             if removed == requester:
-                game.leave(removed)
-                _drop_player(doc, removed)
-                if not game.n_players:
-                    doc.player_uuids.clear()
+                _leave(doc, game, removed)
             elif requester == game.admin:
                 game.remove(removed, by=requester)
                 _drop_player(doc, removed)
@@ -300,6 +288,20 @@ def _after_lobby_change(doc: GameDoc, game: Game, text: str) -> Outcome:
     if game.status is Status.RUNNING:
         text += " - Game started"
     return Outcome(message(text))
+
+
+def _leave(doc: GameDoc, game: Game, nickname: str) -> str:
+    """``nickname`` leaves the lobby (an admin hands over to the human who joined next; the
+    last human out empties the game); what to add to the reply about the new admin."""
+    was_admin = game.admin == nickname
+    game.leave(nickname)
+    _drop_player(doc, nickname)
+    if not game.n_players:
+        doc.player_uuids.clear()
+        doc.social = {"hidden": doc.social.get("hidden", {})}
+    if was_admin and game.admin is not None:
+        return f" - {game.admin} is the admin now"
+    return ""
 
 
 def _drop_player(doc: GameDoc, nickname: str) -> None:
