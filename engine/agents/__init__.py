@@ -44,7 +44,7 @@ def resolve_agent_name(name: str) -> str:
     canonical = ALIASES.get(name, name)
     if canonical not in AGENTS:
         known = ", ".join(sorted([*AGENTS, *ALIASES]))
-        raise UnknownAgent(f"Unknown AI agent name {name!r}; known agents: {known}")
+        raise UnknownAgent(f"Invalid agent_name {name!r}: unknown AI agent; known agents: {known}")
     return canonical
 
 

@@ -519,3 +519,40 @@ def test_the_finished_game_tells_who_asked_for_the_rematch_but_never_where_it_is
     create(client, previous_game_uuid=game, previous_player_uuid=players["ann"])
     create(client, previous_game_uuid=game, previous_player_uuid=players["ann"])
     assert state(client, game)["rematch"] == {"asked": ["bob", "ann"]}
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "words"),
+    [
+        (
+            "/games/not-a-uuid/change-rules",
+            {"admin_uuid": "{admin}", "jokers": "1"},
+            "Invalid game UUID",
+        ),
+        (
+            "/games/6f1c1a2e-3b4d-4c5e-8f70-1a2b3c4d5e6f/change-rules",
+            {"admin_uuid": "6f1c1a2e-3b4d-4c5e-8f70-1a2b3c4d5e6f", "jokers": "1"},
+            "Game does not exist",
+        ),
+        ("/games/{game}/set-readiness", {"ready": "True"}, "Player UUID missing"),
+        (
+            "/games/{game}/set-readiness",
+            {"player_uuid": "6f1c1a2e-3b4d-4c5e-8f70-1a2b3c4d5e6f", "ready": "True"},
+            "does not match any active player",
+        ),
+        ("/games/{game}/invite-aiagent", {"admin_uuid": "{admin}"}, "Agent name missing"),
+        (
+            "/games/{game}/invite-aiagent",
+            {"admin_uuid": "{admin}", "agent_name": "Nobody"},
+            "Invalid agent_name",
+        ),
+    ],
+)
+def test_the_newer_service_s_refusals_carry_its_words(
+    client: TestClient, path: str, params: dict[str, str], words: str
+) -> None:
+    game, players = table(client, "ann", "bob")
+    filled = {k: v.replace("{admin}", players["ann"]) for k, v in params.items()}
+    answer = client.get(path.replace("{game}", game), params=filled)
+    assert answer.status_code == 400, answer.text
+    assert words in answer.json()["error"]

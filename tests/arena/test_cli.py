@@ -73,7 +73,7 @@ def test_a_tournament_prints_its_table_and_writes_json_and_markdown(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["referee", "random", "nobody"], "Unknown AI agent name 'nobody'"),
+        (["referee", "random", "nobody"], "Invalid agent_name 'nobody': unknown AI agent"),
         (["referee", "random"], "a game needs 2 to 8 agents"),
         (["tournament", "random", "exec:/no/such/bot"], "not on the PATH"),
         (["tournament", "random", "--players", "9"], "less than or equal to 8"),
