@@ -18,11 +18,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 if str(REPO_DIR) not in sys.path:
     sys.path.insert(0, str(REPO_DIR))
+
+from tests.support.apigw import LambdaContext, http_api_event  # noqa: E402
 
 TABLE = "blef-benchmark"
 QUEUE_URL = "https://sqs.eu-west-1.amazonaws.com/123456789012/blef-clock"
@@ -218,52 +219,9 @@ def install(fake: FakeAws) -> None:
 # ---------------------------------------------------------------------- events
 
 
-@dataclass
-class LambdaContext:
-    memory_limit_in_mb: int = 512
-    function_name: str = "blef-benchmark"
-    invoked_function_arn: str = "arn:aws:lambda:eu-west-1:123456789012:function:blef-benchmark"
-    aws_request_id: str = field(default_factory=lambda: uuid.uuid4().hex)
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 10_000
-
-
 def http_event(method: str, path: str, query: dict[str, Any] | None = None) -> dict[str, Any]:
-    """An API Gateway HTTP API (payload format 2.0) event."""
-    event: dict[str, Any] = {
-        "version": "2.0",
-        "routeKey": "$default",
-        "rawPath": path,
-        "rawQueryString": urlencode(query or {}),
-        "headers": {
-            "host": "abc123.execute-api.eu-west-1.amazonaws.com",
-            "user-agent": "blef-benchmark",
-            "x-forwarded-for": "203.0.113.7",
-        },
-        "requestContext": {
-            "accountId": "123456789012",
-            "apiId": "abc123",
-            "domainName": "abc123.execute-api.eu-west-1.amazonaws.com",
-            "domainPrefix": "abc123",
-            "http": {
-                "method": method,
-                "path": path,
-                "protocol": "HTTP/1.1",
-                "sourceIp": "203.0.113.7",
-                "userAgent": "blef-benchmark",
-            },
-            "requestId": uuid.uuid4().hex,
-            "routeKey": "$default",
-            "stage": "$default",
-            "time": "25/Nov/2026:06:00:00 +0000",
-            "timeEpoch": 1795500000000,
-        },
-        "isBase64Encoded": False,
-    }
-    if query:
-        event["queryStringParameters"] = {k: str(v) for k, v in query.items()}
-    return event
+    """An API Gateway HTTP API (payload format 2.0) event, from one client address."""
+    return http_api_event(method, path, query, headers={"x-forwarded-for": "203.0.113.7"})
 
 
 def sqs_event(bodies: list[str]) -> dict[str, Any]:
