@@ -34,3 +34,10 @@ class AlreadyAtTable(ServiceError):
     default_message = (
         "You are seated at a rated game that has not finished; finish it (or resign) first"
     )
+
+
+class LadderUnavailable(ServiceError):
+    """The ladder runs on SQLite (``blef serve``) only, so far: not on DynamoDB (HTTP 503)."""
+
+    code = "ladder_unavailable"
+    default_message = "Accounts and rated games are not available on this deployment yet"
