@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import threading
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Header, Request
 
@@ -12,6 +12,9 @@ from app.config.settings import Settings
 from app.service import GameService
 from app.service.errors import CredentialsMissing, InvalidParameter
 from app.store.factory import build_store
+
+if TYPE_CHECKING:
+    from app.ladder.service import Ladder
 
 
 class ServiceProvider:
@@ -32,6 +35,39 @@ class ServiceProvider:
     def close(self) -> None:
         if self._service is not None:
             self._service.store.close()
+
+
+class LadderProvider:
+    """Builds the ladder (its store beside the games', and the game service it seats tables
+    through) on first use; its modules load then, not at import."""
+
+    def __init__(self, services: ServiceProvider) -> None:
+        self.services = services
+        self._ladder: Ladder | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> Ladder:
+        if self._ladder is None:
+            with self._lock:
+                if self._ladder is None:
+                    from app.ladder.errors import LadderUnavailable  # noqa: PLC0415
+                    from app.ladder.service import Ladder  # noqa: PLC0415
+                    from app.ladder.sqlite import LadderSqlite  # noqa: PLC0415
+
+                    if self.services.settings.store != "sqlite":
+                        raise LadderUnavailable
+                    games = self.services.get()
+                    ladder = Ladder(LadderSqlite(self.services.settings.db_path), games)
+                    games.subscribe(ladder.notice)
+                    self._ladder = ladder
+        return self._ladder
+
+    def built(self) -> Ladder | None:
+        return self._ladder
+
+    def close(self) -> None:
+        if self._ladder is not None:
+            self._ladder.store.close()
 
 
 def get_service(request: Request) -> GameService:

@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Match
 from starlette.types import Scope
 
 from app.config import metrics
+from app.ladder import errors as ladder
 from app.service import errors as service
 from engine import errors as rules
 
@@ -28,6 +29,10 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.OneTeam: 403,
     rules.NoPermission: 403,
     service.CredentialsMissing: 401,
+    ladder.UnknownAccount: 401,
+    ladder.HandleTaken: 409,
+    ladder.AlreadyAtTable: 409,
+    ladder.LadderUnavailable: 503,
     rules.AlreadyOut: 409,
     service.TooManyReactions: 429,
     service.ConflictError: 409,

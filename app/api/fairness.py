@@ -34,6 +34,14 @@ LIMITED_ROUTES: Final = (
 )
 """The routes that add rows or list entries: what a flood of them costs everyone else."""
 
+STRICT_ROUTES: Final = (
+    ("account", "POST", re.compile(r"^/ladder/accounts/?$"), 5, 1 / 60),
+    ("queue-join", "POST", re.compile(r"^/ladder/queue/?$"), 20, 1 / 3),
+)
+"""Routes with their own, tighter bucket per address (name, method, path, burst, tokens per
+second): making an account (5 at once, then one a minute) and joining the quick-play queue
+(20 at once, then one every 3 seconds)."""
+
 MAX_TRACKED: Final = 65_536
 """Addresses remembered at once; the least recently seen are forgotten first (a forgotten
 address starts again with a full bucket, which only ever errs towards serving)."""
@@ -107,6 +115,11 @@ class FairnessMiddleware:
     ) -> None:
         self.app = app
         self.buckets = TokenBuckets(rate_burst, rate_per_second, clock) if rate_burst else None
+        self.strict = {
+            name: TokenBuckets(burst, per_second, clock)
+            for name, _, _, burst, per_second in STRICT_ROUTES
+            if rate_burst
+        }
         self.max_in_flight = max_in_flight
         self._in_flight: dict[str, int] = {}
         self._lock = threading.Lock()
@@ -140,6 +153,16 @@ class FairnessMiddleware:
         if self.buckets is None or scope.get("method") == "OPTIONS":
             return None
         path = str(scope.get("path", ""))
+        for name, method, pattern, _, _ in STRICT_ROUTES:
+            if scope.get("method") == method and pattern.match(path):
+                wait = self.strict[name].take((address, name))
+                if wait > 0:
+                    return _refusal(
+                        f"Too many '{name}' requests from your address; retry after"
+                        f" {max(1, math.ceil(wait))} s",
+                        "rate_limited",
+                        wait,
+                    )
         for name, pattern in LIMITED_ROUTES:
             if pattern.match(path):
                 wait = self.buckets.take((address, name))

@@ -9,10 +9,10 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
 from app.api import document, errors
-from app.api.deps import ServiceProvider
+from app.api.deps import LadderProvider, ServiceProvider
 from app.api.fairness import FairnessMiddleware
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
-from app.api.routes import listing, lobby, odds, play, seating, table, watch, web
+from app.api.routes import ladder, listing, lobby, odds, play, seating, table, watch, web
 from app.config.logs import configure_logging
 from app.config.settings import Settings, get_settings
 from app.service import GameService
@@ -30,6 +30,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     """Build the app. The store is opened on the first request that needs it."""
     settings = settings or get_settings()
     provider = ServiceProvider(settings, service)
+    ladders = LadderProvider(provider)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -37,12 +38,17 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         if settings.run_clock:  # blef serve; never on Lambda, where lifespan is off
             from app.clock.local import LocalClock  # noqa: PLC0415
 
-            clock = LocalClock(provider.get(), purge_interval=settings.purge_interval_seconds)
+            clock = LocalClock(
+                provider.get(),
+                purge_interval=settings.purge_interval_seconds,
+                ladder=ladders.get() if settings.store == "sqlite" else None,
+            )
             clock.start()
             app.state.clock = clock
         yield
         if clock is not None:
             clock.stop()
+        ladders.close()
         provider.close()
 
     app = FastAPI(
@@ -52,6 +58,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         lifespan=lifespan,
     )
     app.state.services = provider
+    app.state.ladder = ladders
     configure_logging(settings.log_level)
     errors.install(app)
     document.install(app, settings)
@@ -61,6 +68,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.include_router(odds.router)
     app.include_router(table.router)
     app.include_router(seating.router)
+    app.include_router(ladder.router)  # /ladder: accounts, quick play, boards (app/ladder)
     app.include_router(web.router)  # / and /app/*: the browser client (no OpenAPI entry)
     app.include_router(watch.router)  # /ws: the websocket watchers (no OpenAPI entry)
     app.add_middleware(
@@ -71,7 +79,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.add_middleware(
         CORSMiddleware,
         allow_origins=["*"],
-        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
         allow_headers=["*"],
         expose_headers=["ETag", "X-Request-ID", "X-Next-Cursor"],
     )

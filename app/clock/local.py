@@ -18,10 +18,13 @@ from __future__ import annotations
 import heapq
 import logging
 import threading
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from app.service import GameService
 from app.service.writes import Change
+
+if TYPE_CHECKING:
+    from app.ladder.service import Ladder
 
 log = logging.getLogger("blef.clock")
 
@@ -32,13 +35,24 @@ RETRY_SECONDS: Final = 1.0
 MAX_SLEEP_SECONDS: Final = 5.0
 """The longest the thread sleeps without looking at the agenda (a clock that jumps)."""
 FAR_FUTURE_SECONDS: Final = 10 * 365 * 24 * 3600.0
+LADDER_SECONDS: Final = 1.0
+"""How often the ladder's matcher looks at the queues (sooner when a join or a game over
+wakes it): the windows widen with time, so it must look even when nothing happens."""
 
 
 class LocalClock:
     """The agenda and its thread (see the module docstring)."""
 
-    def __init__(self, service: GameService, *, purge_interval: float = 600.0) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        purge_interval: float = 600.0,
+        ladder: Ladder | None = None,
+    ) -> None:
         self.service = service
+        self.ladder = ladder
+        """The ladder whose matcher and settlements this thread runs (``blef serve``)."""
         self.purge_interval = purge_interval
         self._heap: list[tuple[float, str, int]] = []
         self._queued: set[tuple[str, int]] = set()
@@ -46,6 +60,7 @@ class LocalClock:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._next_purge = 0.0
+        self._next_ladder = 0.0
         service.subscribe(self.notice)
 
     # ------------------------------------------------------------------ the agenda
@@ -144,10 +159,20 @@ class LocalClock:
                     return
                 now = self.service.now
                 wake_at = min(self._next_purge, self._heap[0][0] if self._heap else now + 60)
+                if self.ladder is not None:  # at least every LADDER_SECONDS
+                    wake_at = now if self.ladder.woken.is_set() else min(wake_at, self._next_ladder)
                 if wake_at > now:
                     self._wake.wait(min(wake_at - now, MAX_SLEEP_SECONDS))
                     continue
             self.run_due()
+            if self.ladder is not None and (
+                self.ladder.woken.is_set() or self.service.now >= self._next_ladder
+            ):
+                try:
+                    self.ladder.tick()
+                except Exception:
+                    log.exception("ladder_tick_failed")
+                self._next_ladder = self.service.now + LADDER_SECONDS
             if self.service.now >= self._next_purge:
                 try:
                     self.purge()

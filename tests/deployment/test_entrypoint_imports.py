@@ -24,6 +24,8 @@ EVERYWHERE = (
     "aws_lambda_powertools",
     "engine.agents",
     "glin_profanity",
+    "openskill",
+    "app.ladder",
 )
 FORBIDDEN = {
     "app.entrypoints.http": (
@@ -43,6 +45,8 @@ AFTER_BUILD = {
         "engine.agents",
         "engine.probability",
         "glin_profanity",  # the nickname filter loads on the first join, not at cold start
+        "openskill",  # the rating model loads on the first rated result
+        "app.ladder.service",  # the ladder on its first request
     ),
 }
 """What the HTTP function must not load even once its app is built."""

@@ -1,0 +1,249 @@
+"""Accounts, quick play, boards and profiles (app/ladder): one service method per route.
+
+The account's secret travels only in ``Authorization: Bearer <secret>``, never in a URL.
+The ladder's modules load on the first request that needs them, not when the route table is
+built (app/api/deps.py's LadderProvider)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.deps import LadderProvider
+from app.api.routes.common import Body, errors, join_errors
+from app.service.errors import InvalidParameter
+
+if TYPE_CHECKING:  # the ladder loads on first use
+    from app.ladder.service import Ladder
+
+router = APIRouter(prefix="/ladder", tags=["ladder"])
+
+
+def get_ladder(request: Request) -> Any:
+    """The app's :class:`~app.ladder.service.Ladder` (typed ``Any`` here so that FastAPI
+    need not import it to read this signature)."""
+    provider: LadderProvider = request.app.state.ladder
+    ladder: Ladder = provider.get()
+    return ladder
+
+
+def account_secret(
+    authorization: Annotated[
+        str | None, Header(description="`Bearer <account secret>`: the secret told at creation")
+    ] = None,
+) -> str | None:
+    if authorization is None or authorization == "":
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise InvalidParameter(
+            "Authorization",
+            scheme,
+            "Expected 'Bearer <account secret>' in the Authorization header",
+        )
+    return token.strip()
+
+
+if TYPE_CHECKING:
+    LadderDep = Annotated[Ladder, Depends(get_ladder)]
+else:  # FastAPI reads this one: the ladder's modules are not imported to build the routes
+    LadderDep = Annotated[Any, Depends(get_ladder)]
+SecretDep = Annotated[str | None, Depends(account_secret)]
+
+
+class AccountRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    handle: Any = Field(description="Your public handle: the nickname rules, polite")
+
+
+class NewAccount(BaseModel):
+    account_id: str
+    handle: str
+    secret: str = Field(description="Told this once; send it as `Authorization: Bearer`")
+
+
+class Me(BaseModel):
+    account_id: str
+    handle: str
+
+
+class QueueRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    pool: Any = Field(description="A pool's name (GET /ladder/pools)")
+
+
+class RatingLine(BaseModel):
+    rating: float = Field(description="The ordinal mu - 3 sigma, what boards sort by")
+    mu: float
+    sigma: float
+    games: int
+    provisional: bool
+
+
+class LastResult(BaseModel):
+    game_uuid: str
+    pool: str
+    place: int | None = None
+    of: int | None = None
+    rating_before: float | None = None
+    rating_after: float | None = None
+    change: float | None = None
+    void: bool | None = None
+
+
+class QueueStatus(BaseModel):
+    state: str = Field(description="`idle`, `waiting`, `forming` or `seated`")
+    pool: str | None = None
+    waited_seconds: float | None = None
+    game_uuid: str | None = None
+    player_uuid: str | None = Field(
+        None, description="Your seat's secret in the game (told to you only)"
+    )
+    last_result: LastResult | None = Field(
+        None, description="When idle: your last rated game's place and rating change"
+    )
+
+
+class PoolInfo(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    time_limit: int
+
+
+class BoardRow(RatingLine):
+    rank: int
+    handle: str
+
+
+class You(BaseModel):
+    handle: str
+    rank: int | None
+    rated: bool | None = None
+    rating: float | None = None
+    mu: float | None = None
+    sigma: float | None = None
+    games: int | None = None
+    provisional: bool | None = None
+
+
+class Board(BaseModel):
+    pool: str
+    title: str
+    players: list[BoardRow]
+    you: You | None = None
+
+
+class PoolRating(RatingLine):
+    pool: str
+    rank: int | None
+
+
+class ProfileGame(LastResult):
+    settled_at: float
+    players: list[str] = Field(description="The handles, by place")
+
+
+class Profile(BaseModel):
+    handle: str
+    ratings: list[PoolRating]
+    games: list[ProfileGame]
+
+
+READ = errors(400, 401)
+CHANGE = errors(400, 401, 409, 413, 422)
+
+
+@router.get("/pools", response_model=list[PoolInfo], summary="The rating pools")
+def pools() -> list[Body]:
+    from app.ladder.pools import POOLS  # noqa: PLC0415
+
+    return [
+        {
+            "name": p.name,
+            "title": p.title,
+            "min_players": p.min_players,
+            "max_players": p.max_players,
+            "time_limit": p.time_limit,
+        }
+        for p in POOLS
+    ]
+
+
+@router.post(
+    "/accounts",
+    response_model=NewAccount,
+    status_code=201,
+    responses=join_errors(400, 409, 413),
+    summary="Make an account: a handle, no e-mail; answers its secret once",
+)
+def create_account(body: AccountRequest, ladder: LadderDep) -> Body:
+    return ladder.create_account(body.handle)
+
+
+@router.get("/me", response_model=Me, responses=READ, summary="The account your secret names")
+def me(ladder: LadderDep, secret: SecretDep) -> Body:
+    return ladder.me(secret)
+
+
+@router.post(
+    "/queue",
+    response_model=QueueStatus,
+    response_model_exclude_none=True,
+    responses=CHANGE,
+    summary="Play now: wait in a pool's queue for a rated table",
+)
+def join_queue(body: QueueRequest, ladder: LadderDep, secret: SecretDep) -> Body:
+    return ladder.join_queue(secret, body.pool)
+
+
+@router.delete(
+    "/queue",
+    response_model=QueueStatus,
+    response_model_exclude_none=True,
+    responses=READ,
+    summary="Leave the queue (if not seated already: the answer says which)",
+)
+def leave_queue(ladder: LadderDep, secret: SecretDep) -> Body:
+    return ladder.leave_queue(secret)
+
+
+@router.get(
+    "/queue",
+    response_model=QueueStatus,
+    response_model_exclude_none=True,
+    responses=READ,
+    summary="Your place: waiting, or your game and your player UUID once seated",
+)
+def queue_status(ladder: LadderDep, secret: SecretDep) -> Body:
+    return ladder.queue_status(secret)
+
+
+@router.get(
+    "/leaderboard/{pool}",
+    response_model=Board,
+    response_model_exclude_none=True,
+    responses=READ,
+    summary="A pool's top players (and your rank, with your Bearer secret)",
+)
+def leaderboard(
+    pool: str,
+    ladder: LadderDep,
+    secret: SecretDep,
+    limit: Annotated[int | None, Query(ge=1, le=100, description="How many (20)")] = None,
+) -> Body:
+    return ladder.leaderboard(pool, limit, secret)
+
+
+@router.get(
+    "/players/{handle}",
+    response_model=Profile,
+    response_model_exclude_none=True,
+    responses=errors(400),
+    summary="A player's ratings by pool and recent rated games",
+)
+def profile(handle: str, ladder: LadderDep) -> Body:
+    return ladder.profile(handle)

@@ -1,0 +1,67 @@
+"""The rating model and the order a rated game's players went out.
+
+OpenSkill's Plackett-Luce model (``openskill`` 6.x, its defaults: mu 25, sigma 25/3, beta
+25/6, tau 25/300, kappa 0.0001), one rating per account per pool; the boards sort by the
+ordinal mu - 3 sigma. A player is provisional for their first :data:`PROVISIONAL_GAMES`
+games in a pool. The library is imported on the first rating, never at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from app.ladder.store import Rating
+
+MU: Final = 25.0
+SIGMA: Final = 25.0 / 3
+PROVISIONAL_GAMES: Final = 10
+
+
+def initial(account_id: str, pool: str) -> Rating:
+    return Rating(account_id, pool, MU, SIGMA, 0)
+
+
+def provisional(rating: Rating) -> bool:
+    return rating.games < PROVISIONAL_GAMES
+
+
+def rate(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
+    """The ratings after one game, ``places[i]`` the place of ``before[i]`` (1 the winner)."""
+    from openskill.models import PlackettLuce  # noqa: PLC0415 (loaded on first use)
+
+    model = PlackettLuce(mu=MU, sigma=SIGMA)
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
+    rated = model.rate(teams, ranks=[float(p) for p in places])
+    return [
+        Rating(r.account_id, r.pool, float(team[0].mu), float(team[0].sigma), r.games + 1)
+        for r, team in zip(before, rated, strict=True)
+    ]
+
+
+def places_of(record: dict[str, Any]) -> list[int]:
+    """Each seat's place in a finished game, from its record (app/service reading's
+    ``record``: the rounds as they ended, seats in order): a player goes out in the round
+    whose lost-round event (89) is theirs and after which they hold no card (a check lost
+    past the maximum, a timeout past it, a resignation or a removal alike); the last out is
+    second, the one left the winner. Seats are positions, so a nickname hidden after a
+    report (shown under an alias) still counts for its seat."""
+    players = record["players"]
+    n = len(players)
+    rounds = record["rounds"]
+    out: list[int] = []
+    for i, round_ in enumerate(rounds):
+        seats = [p["nickname"] for p in round_["players"]]
+        loser = seats.index(round_["loser"])
+        final = i == len(rounds) - 1
+        went_out = final or int(rounds[i + 1]["players"][loser]["n_cards"]) == 0
+        if went_out and loser not in out:
+            out.append(loser)
+    places = [0] * n
+    for k, seat in enumerate(out):
+        places[seat] = n - k
+    remaining = [s for s in range(n) if s not in out]
+    if len(remaining) != 1:
+        raise ValueError(f"a finished game leaves one player; this record leaves {remaining}")
+    places[remaining[0]] = 1
+    return places

@@ -1,0 +1,435 @@
+"""The ladder's use cases: accounts, the quick-play queue and its matcher, rated results,
+leaderboards and profiles. Plain values in and out, over a :class:`LadderStore` and the
+game service's public use cases (create, change the rules, join, start, the record of a
+finished game); it knows nothing of HTTP.
+
+The matcher (:meth:`Ladder.match`) forms a table when enough accounts wait in a pool within
+a rating window that widens the longer they wait; :meth:`Ladder.settle` applies a finished
+rated game's result once. ``blef serve``'s clock thread calls :meth:`Ladder.tick` (both, for
+every pool); tests call them directly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any, Final
+
+from app.ladder import rating as model
+from app.ladder.errors import AlreadyAtTable, HandleTaken, UnknownAccount, UnknownHandle
+from app.ladder.pools import BY_NAME, POOLS, Pool, pool_named
+from app.ladder.store import (
+    QUEUED,
+    SEATED,
+    Account,
+    Change,
+    LadderConflict,
+    LadderStore,
+    Rating,
+    Result,
+    Seat,
+    Table,
+    Waiting,
+)
+from app.service import GameService, parse
+from app.service.errors import (
+    CredentialsMissing,
+    GameNotFinished,
+    GameNotFound,
+    InvalidParameter,
+    MissingParameter,
+)
+from app.service.profanity import refuse_profane
+from app.service.writes import Change as GameChange
+from engine.errors import BlefError
+
+log = logging.getLogger("blef.ladder")
+
+Body = dict[str, Any]
+
+WINDOW_BASE: Final = 3.0
+"""The rating window (in mu) of an account that has just joined the queue ..."""
+WINDOW_PER_SECOND: Final = 0.1
+"""... widening by this much per second waited (3 at once, 9 after a minute, 33 after five:
+past the whole scale, so that anyone is eventually matched)."""
+BOARD_DEFAULT: Final = 20
+BOARD_MAX: Final = 100
+RECENT_GAMES: Final = 20
+SWEEP_SECONDS: Final = 30.0
+"""How often the clock looks at every open table (a settlement lost to a crash)."""
+
+
+def secret_hash(secret: str) -> str:
+    """What is stored of an account's secret: its SHA-256 (the secret is 256 random bits,
+    so a fast hash is enough; a database reader cannot turn it back into the secret)."""
+    return "sha256:" + hashlib.sha256(secret.encode()).hexdigest()
+
+
+def window(waited: float) -> float:
+    return WINDOW_BASE + WINDOW_PER_SECOND * max(0.0, waited)
+
+
+def compatible(a: Waiting, b: Waiting, now: float) -> bool:
+    """Whether ``a`` and ``b`` may sit together now: each within the other's window."""
+    gap = abs(a.mu - b.mu)
+    return gap <= min(window(now - a.queued_at), window(now - b.queued_at))
+
+
+def pick_table(queue: list[Waiting], pool: Pool, now: float) -> list[Waiting] | None:
+    """A table to form from ``queue`` (longest waiting first), or None if none can be: the
+    longest waiting account that has enough compatible others, with the longest waiting of
+    them, up to the pool's size."""
+    for anchor in queue:
+        group = [w for w in queue if w is anchor or compatible(anchor, w, now)]
+        if len(group) >= pool.min_players:
+            return group[: pool.max_players]
+    return None
+
+
+class Ladder:
+    """The ladder's use cases (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: LadderStore,
+        games: GameService,
+        *,
+        clock: Callable[[], float] = time.time,
+        new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+        new_secret: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+    ) -> None:
+        self.store = store
+        self.games = games
+        self._clock = clock
+        self._new_id = new_id
+        self._new_secret = new_secret
+        self._finished: set[str] = set()
+        self._lock = threading.Lock()
+        self._next_sweep = 0.0
+        self.woken = threading.Event()
+        """Set when the matcher has something to look at (a join, a game over)."""
+
+    @property
+    def now(self) -> float:
+        return self._clock()
+
+    # ------------------------------------------------------------------ accounts
+
+    def create_account(self, handle: object) -> Body:
+        """A new account with ``handle`` (the nickname rules, polite): its id, its handle and
+        its secret, which is told this once and stored only as a hash."""
+        name = _handle(handle)
+        refuse_profane(name)
+        secret = self._new_secret()
+        account = Account(
+            account_id=self._new_id(),
+            handle=name,
+            handle_key=name.casefold(),
+            secret_hash=secret_hash(secret),
+            created_at=self.now,
+        )
+        try:
+            self.store.create_account(account)
+        except LadderConflict:
+            raise HandleTaken("handle", name, "This handle is taken; choose another") from None
+        log.info("account_created")
+        return {"account_id": account.account_id, "handle": name, "secret": secret}
+
+    def authenticate(self, secret: str | None) -> Account:
+        """The account ``secret`` belongs to: 401 without one, 401 for one that names none."""
+        if secret is None or secret == "":
+            raise CredentialsMissing(
+                "Authorization", None, "Send your account secret as a Bearer token"
+            )
+        hashed = secret_hash(secret)
+        account = self.store.account_by_secret(hashed)
+        if account is None or not secrets.compare_digest(account.secret_hash, hashed):
+            raise UnknownAccount
+        return account
+
+    def me(self, secret: str | None) -> Body:
+        account = self.authenticate(secret)
+        return {"account_id": account.account_id, "handle": account.handle}
+
+    # ------------------------------------------------------------------ the queue
+
+    def join_queue(self, secret: str | None, pool_name: object) -> Body:
+        """Wait in ``pool``'s queue (again the same: no change; another pool: moved there).
+        Refused while seated at a rated game not yet over."""
+        account = self.authenticate(secret)
+        pool = pool_named(pool_name)
+        if account.state == SEATED and account.table_id is not None:
+            self.settle(account.table_id)  # a game over not yet settled: settle it now
+            account = self._reload(account)
+            if account.state == SEATED:
+                raise AlreadyAtTable
+        if account.state == QUEUED:
+            if account.pool == pool.name:
+                return self._status(account)
+            self.store.dequeue(account.account_id)
+        rated = self.store.rating(account.account_id, pool.name)
+        mu = rated.mu if rated is not None else model.MU
+        try:
+            self.store.enqueue(account.account_id, pool.name, self._new_id(), self.now, mu)
+        except LadderConflict:
+            raise AlreadyAtTable from None  # seated by a racing matcher, or moved meanwhile
+        self.woken.set()
+        return self._status(self._reload(account))
+
+    def leave_queue(self, secret: str | None) -> Body:
+        """Leave the queue. If the matcher seated you first, you are seated: the answer says
+        so (the leave lost the race; nothing else is changed)."""
+        account = self.authenticate(secret)
+        self.store.dequeue(account.account_id)
+        return self._status(self._reload(account))
+
+    def queue_status(self, secret: str | None) -> Body:
+        return self._status(self.authenticate(secret))
+
+    def _reload(self, account: Account) -> Account:
+        fresh = self.store.account(account.account_id)
+        assert fresh is not None
+        return fresh
+
+    def _status(self, account: Account) -> Body:
+        if account.state == QUEUED:
+            waited = max(0.0, self.now - (account.queued_at or self.now))
+            return {"state": "waiting", "pool": account.pool, "waited_seconds": round(waited, 1)}
+        if account.state == SEATED and account.table_id is not None:
+            table = self.store.table(account.table_id)
+            if table is not None and table.state == "playing":
+                seat = next(s for s in table.seats if s.account_id == account.account_id)
+                return {
+                    "state": "seated",
+                    "pool": table.pool,
+                    "game_uuid": table.game_uuid,
+                    "player_uuid": seat.player_uuid,
+                }
+            return {"state": "forming", "pool": table.pool if table else None}
+        body: Body = {"state": "idle"}
+        last = self.store.history(account.account_id, 1)
+        if last:
+            body["last_result"] = _own_change(last[0], account.account_id)
+        return body
+
+    # ------------------------------------------------------------------ the matcher
+
+    def match(self) -> list[Table]:
+        """Form every table that can be formed now, in every pool; returns them."""
+        formed = []
+        for pool in POOLS:
+            while True:
+                group = pick_table(self.store.waiting(pool.name), pool, self.now)
+                if group is None:
+                    break
+                table = self._form(pool, group)
+                if table is not None:
+                    formed.append(table)
+        return formed
+
+    def _form(self, pool: Pool, group: list[Waiting]) -> Table | None:
+        table = Table(
+            self._new_id(),
+            pool.name,
+            tuple(Seat(w.account_id, w.handle) for w in group),
+            self.now,
+        )
+        try:
+            self.store.claim(table, {w.account_id: w.ticket for w in group})
+        except LadderConflict:
+            return None  # someone left or was seated meanwhile: the next look decides
+        try:
+            seated = self._make_game(pool, table)
+        except Exception:
+            log.exception("ladder_table_failed")
+            self.store.release(table)
+            return None
+        self.store.seat(seated)
+        log.info("ladder_table_formed", extra={"pool": pool.name, "players": len(group)})
+        return seated
+
+    def _make_game(self, pool: Pool, table: Table) -> Table:
+        """The table's game, made with the game service's use cases: created by the first
+        seat (its admin), the pool's time limit set, joined by the others, started."""
+        first, *others = table.seats
+        created = self.games.create_game(nickname=first.handle)
+        game_uuid, admin = created["game_uuid"], created["player_uuid"]
+        self.games.change_rules(game_uuid, admin, {"time_limit": pool.time_limit})
+        seats = [replace(first, player_uuid=admin)]
+        for seat in others:
+            joined = self.games.join(game_uuid, seat.handle)
+            seats.append(replace(seat, player_uuid=joined["player_uuid"]))
+        self.games.start(game_uuid, admin)
+        return replace(table, seats=tuple(seats), game_uuid=game_uuid, state="playing")
+
+    # ------------------------------------------------------------------ results
+
+    def notice(self, change: GameChange) -> None:
+        """A listener of the game service: a game that has just finished may be rated."""
+        previous = change.previous
+        if change.doc.status == "Finished" and (previous is None or previous.status != "Finished"):
+            with self._lock:
+                self._finished.add(change.doc.game_uuid)
+            self.woken.set()
+
+    def settle(self, table_id: str) -> Result | None:
+        """Apply a finished rated game's result, once: read the stored game, place its
+        players by the order they went out, rate them, and write it all in one conditional
+        change. A repeat (a retry, a second clock, a crash before the answer) finds the
+        result already there and changes nothing. None while the game is not over."""
+        for _ in range(3):
+            table = self.store.table(table_id)
+            if table is None:
+                return None
+            if table.state != "playing" or table.game_uuid is None:
+                return self.store.result(table_id)
+            try:
+                record = self.games.record(table.game_uuid)
+            except GameNotFinished:
+                return None
+            except GameNotFound:
+                record = None  # expired before anyone settled it: void, nobody rated
+            result = self._result(table, table.game_uuid, record)
+            try:
+                self.store.settle(result)
+            except LadderConflict:
+                continue
+            log.info("ladder_game_settled", extra={"pool": table.pool})
+            return result
+        return self.store.result(table_id)
+
+    def _result(self, table: Table, game_uuid: str, record: Body | None) -> Result:
+        if record is None:
+            return Result(table.table_id, game_uuid, table.pool, self.now)
+        places = model.places_of(record)
+        before = [
+            self.store.rating(s.account_id, table.pool) or model.initial(s.account_id, table.pool)
+            for s in table.seats
+        ]
+        after = model.rate(before, places)
+        changes = tuple(
+            Change(s.account_id, s.handle, place, b, a)
+            for s, place, b, a in zip(table.seats, places, before, after, strict=True)
+        )
+        return Result(table.table_id, game_uuid, table.pool, self.now, changes)
+
+    def settle_finished(self, everything: bool = False) -> int:
+        """Settle the games heard to have finished (every open table's, with
+        ``everything``); returns how many were settled."""
+        with self._lock:
+            finished, self._finished = self._finished, set()
+        settled = 0
+        for table in self.store.open_tables():
+            if table.state == "playing" and (everything or table.game_uuid in finished):
+                settled += self.settle(table.table_id) is not None
+        return settled
+
+    def tick(self) -> None:
+        """What the clock does: settle what finished, then match."""
+        self.woken.clear()
+        sweep = self.now >= self._next_sweep
+        if sweep:
+            self._next_sweep = self.now + SWEEP_SECONDS
+        self.settle_finished(everything=sweep)
+        self.match()
+
+    # ------------------------------------------------------------------ boards and profiles
+
+    def leaderboard(self, pool_name: object, limit: object, secret: str | None) -> Body:
+        pool = pool_named(pool_name)
+        count = _limit(limit)
+        rows = [
+            {"rank": i, "handle": account.handle, **_rating_body(rating)}
+            for i, (account, rating) in enumerate(self.store.leaderboard(pool.name, count), 1)
+        ]
+        body: Body = {"pool": pool.name, "title": pool.title, "players": rows}
+        if secret is not None:
+            account = self.authenticate(secret)
+            mine = self.store.rating(account.account_id, pool.name)
+            body["you"] = {
+                "handle": account.handle,
+                "rank": self.store.rank(account.account_id, pool.name),
+                **(_rating_body(mine) if mine is not None else {"rated": False}),
+            }
+        return body
+
+    def profile(self, handle: object) -> Body:
+        key = handle.casefold() if isinstance(handle, str) else ""
+        account = self.store.account_by_handle(key) if key else None
+        if account is None:
+            raise UnknownHandle("handle", handle, "No account has this handle")
+        ratings = [
+            {
+                "pool": r.pool,
+                "rank": self.store.rank(account.account_id, r.pool),
+                **_rating_body(r),
+            }
+            for r in self.store.ratings(account.account_id)
+        ]
+        games = [
+            {
+                "game_uuid": result.game_uuid,
+                "pool": result.pool,
+                "settled_at": result.settled_at,
+                "players": [c.handle for c in sorted(result.changes, key=lambda c: c.place)],
+                **_own_change(result, account.account_id),
+            }
+            for result in self.store.history(account.account_id, RECENT_GAMES)
+        ]
+        return {"handle": account.handle, "ratings": ratings, "games": games}
+
+
+def _handle(value: object) -> str:
+    """A new handle: a nickname by the rules of engine/names.py, refused naming ``handle``."""
+    if not isinstance(value, str) or value == "":
+        raise MissingParameter("handle", None, "Handle missing - please supply one")
+    try:
+        return parse.nickname(value)
+    except BlefError as error:
+        reason = error.message.partition("\n")[2] or error.message
+        raise InvalidParameter("handle", value, reason) from None
+
+
+def _limit(value: object) -> int:
+    if value is None:
+        return BOARD_DEFAULT
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= BOARD_MAX:
+        return value
+    raise InvalidParameter("limit", value, f"Must be an integer between 1 and {BOARD_MAX}")
+
+
+def _rating_body(rating: Rating) -> Body:
+    return {
+        "rating": round(rating.mu - 3 * rating.sigma, 2),
+        "mu": round(rating.mu, 3),
+        "sigma": round(rating.sigma, 3),
+        "games": rating.games,
+        "provisional": model.provisional(rating),
+    }
+
+
+def _own_change(result: Result, account_id: str) -> Body:
+    """One account's line of a result: its place and its rating before and after."""
+    for change in result.changes:
+        if change.account_id == account_id:
+            before = change.before.mu - 3 * change.before.sigma
+            after = change.after.mu - 3 * change.after.sigma
+            return {
+                "game_uuid": result.game_uuid,
+                "pool": result.pool,
+                "place": change.place,
+                "of": len(result.changes),
+                "rating_before": round(before, 2),
+                "rating_after": round(after, 2),
+                "change": round(after - before, 2),
+            }
+    return {"game_uuid": result.game_uuid, "pool": result.pool, "void": True}
+
+
+__all__ = ["BY_NAME", "Ladder", "pick_table", "secret_hash"]

@@ -1,0 +1,442 @@
+"""The ladder in SQLite (the same file as the games, its own tables). Each change of an
+account's state is one ``BEGIN IMMEDIATE`` transaction whose updates are conditional on the
+state read (``WHERE state = ...``): a lost condition rolls everything back."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from app.ladder.store import (
+    IDLE,
+    QUEUED,
+    SEATED,
+    Account,
+    Change,
+    LadderConflict,
+    Rating,
+    Result,
+    Seat,
+    Table,
+    Waiting,
+)
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS ladder_accounts (
+    account_id  TEXT PRIMARY KEY,
+    handle      TEXT NOT NULL,
+    handle_key  TEXT NOT NULL UNIQUE,
+    secret_hash TEXT NOT NULL UNIQUE,
+    created_at  REAL NOT NULL,
+    state       TEXT NOT NULL,
+    pool        TEXT,
+    ticket      TEXT,
+    queued_at   REAL,
+    mu          REAL,
+    table_id    TEXT
+);
+CREATE INDEX IF NOT EXISTS ladder_queue ON ladder_accounts (pool, queued_at)
+    WHERE state = 'queued';
+CREATE TABLE IF NOT EXISTS ladder_tables (
+    table_id   TEXT PRIMARY KEY,
+    pool       TEXT NOT NULL,
+    state      TEXT NOT NULL,
+    game_uuid  TEXT,
+    formed_at  REAL NOT NULL,
+    seats      TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ladder_open ON ladder_tables (state) WHERE state != 'settled';
+CREATE TABLE IF NOT EXISTS ladder_ratings (
+    account_id TEXT NOT NULL,
+    pool       TEXT NOT NULL,
+    mu         REAL NOT NULL,
+    sigma      REAL NOT NULL,
+    ordinal    REAL NOT NULL,
+    games      INTEGER NOT NULL,
+    PRIMARY KEY (account_id, pool)
+);
+CREATE INDEX IF NOT EXISTS ladder_board ON ladder_ratings (pool, ordinal DESC);
+CREATE TABLE IF NOT EXISTS ladder_results (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    table_id   TEXT NOT NULL UNIQUE,
+    game_uuid  TEXT NOT NULL,
+    pool       TEXT NOT NULL,
+    settled_at REAL NOT NULL,
+    changes    TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ladder_history (
+    account_id TEXT NOT NULL,
+    seq        INTEGER NOT NULL,
+    PRIMARY KEY (account_id, seq)
+);
+"""
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating the boards sort by: mu - 3 sigma (OpenSkill's ordinal)."""
+    return mu - 3 * sigma
+
+
+class LadderSqlite:
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
+        self.path = str(path)
+        if self.path == ":memory:":
+            raise ValueError("LadderSqlite needs a file; threads cannot share ':memory:'")
+        self._busy_timeout_ms = busy_timeout_ms
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self._ready = False
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=self._busy_timeout_ms / 1000,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            with self._lock:
+                if not self._ready:
+                    conn.execute("PRAGMA journal_mode = WAL")
+                    conn.executescript(_SCHEMA)
+                    self._ready = True
+                self._connections.append(conn)
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        conn = self._conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._connections:
+                conn.close()
+            self._connections.clear()
+        self._local = threading.local()
+
+    # ------------------------------------------------------------------ accounts
+
+    _ACCOUNT = (
+        "SELECT account_id, handle, handle_key, secret_hash, created_at, state, pool, ticket,"
+        " queued_at, table_id FROM ladder_accounts"
+    )
+
+    def _one(self, where: str, value: str) -> Account | None:
+        row = self._conn().execute(f"{self._ACCOUNT} WHERE {where} = ?", (value,)).fetchone()
+        return None if row is None else Account(*row)
+
+    def create_account(self, account: Account) -> None:
+        try:
+            with self._write() as conn:
+                conn.execute(
+                    "INSERT INTO ladder_accounts (account_id, handle, handle_key, secret_hash,"
+                    " created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        account.account_id,
+                        account.handle,
+                        account.handle_key,
+                        account.secret_hash,
+                        account.created_at,
+                        IDLE,
+                    ),
+                )
+        except sqlite3.IntegrityError:
+            raise LadderConflict("handle taken") from None
+
+    def account_by_secret(self, secret_hash: str) -> Account | None:
+        return self._one("secret_hash", secret_hash)
+
+    def account_by_handle(self, handle_key: str) -> Account | None:
+        return self._one("handle_key", handle_key)
+
+    def account(self, account_id: str) -> Account | None:
+        return self._one("account_id", account_id)
+
+    # ------------------------------------------------------------------ the queue
+
+    def enqueue(self, account_id: str, pool: str, ticket: str, at: float, mu: float) -> None:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_accounts SET state = ?, pool = ?, ticket = ?, queued_at = ?,"
+                " mu = ?, table_id = NULL WHERE account_id = ? AND state = ?",
+                (QUEUED, pool, ticket, at, mu, account_id, IDLE),
+            ).rowcount
+            if changed != 1:
+                raise LadderConflict("not idle")
+
+    def dequeue(self, account_id: str) -> bool:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_accounts SET state = ?, pool = NULL, ticket = NULL,"
+                " queued_at = NULL WHERE account_id = ? AND state = ?",
+                (IDLE, account_id, QUEUED),
+            ).rowcount
+        return changed == 1
+
+    def waiting(self, pool: str) -> list[Waiting]:
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT account_id, handle, ticket, queued_at, mu FROM ladder_accounts"
+                " WHERE state = 'queued' AND pool = ? ORDER BY queued_at, account_id",
+                (pool,),
+            )
+            .fetchall()
+        )
+        return [Waiting(*row) for row in rows]
+
+    # ------------------------------------------------------------------ tables
+
+    @staticmethod
+    def _seats(table: Table) -> str:
+        return json.dumps([[s.account_id, s.handle, s.player_uuid] for s in table.seats])
+
+    def claim(self, table: Table, tickets: dict[str, str]) -> None:
+        with self._write() as conn:
+            for account_id, ticket in tickets.items():
+                changed = conn.execute(
+                    "UPDATE ladder_accounts SET state = ?, table_id = ?"
+                    " WHERE account_id = ? AND state = ? AND ticket = ? AND pool = ?",
+                    (SEATED, table.table_id, account_id, QUEUED, ticket, table.pool),
+                ).rowcount
+                if changed != 1:
+                    raise LadderConflict(f"{account_id} is no longer waiting")
+            conn.execute(
+                "INSERT INTO ladder_tables (table_id, pool, state, game_uuid, formed_at, seats)"
+                " VALUES (?, ?, 'forming', NULL, ?, ?)",
+                (table.table_id, table.pool, table.formed_at, self._seats(table)),
+            )
+
+    def release(self, table: Table) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE ladder_accounts SET state = ?, table_id = NULL"
+                " WHERE table_id = ? AND state = ?",
+                (QUEUED, table.table_id, SEATED),
+            )
+            conn.execute(
+                "DELETE FROM ladder_tables WHERE table_id = ? AND state = 'forming'",
+                (table.table_id,),
+            )
+
+    def seat(self, table: Table) -> None:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_tables SET state = 'playing', game_uuid = ?, seats = ?"
+                " WHERE table_id = ? AND state = 'forming'",
+                (table.game_uuid, self._seats(table), table.table_id),
+            ).rowcount
+            if changed != 1:
+                raise LadderConflict("the table is not forming")
+
+    @staticmethod
+    def _table(row: Any) -> Table:
+        table_id, pool, state, game_uuid, formed_at, seats = row
+        return Table(
+            table_id,
+            pool,
+            tuple(Seat(a, h, p) for a, h, p in json.loads(seats)),
+            formed_at,
+            state,
+            game_uuid,
+        )
+
+    _TABLE = "SELECT table_id, pool, state, game_uuid, formed_at, seats FROM ladder_tables"
+
+    def table(self, table_id: str) -> Table | None:
+        row = self._conn().execute(f"{self._TABLE} WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else self._table(row)
+
+    def open_tables(self) -> list[Table]:
+        rows = self._conn().execute(f"{self._TABLE} WHERE state != 'settled'").fetchall()
+        return [self._table(row) for row in rows]
+
+    # ------------------------------------------------------------------ results
+
+    def settle(self, result: Result) -> None:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_tables SET state = 'settled' WHERE table_id = ?"
+                " AND state = 'playing'",
+                (result.table_id,),
+            ).rowcount
+            if changed != 1:
+                raise LadderConflict("settled already")
+            for change in result.changes:
+                after = change.after
+                if change.before.games == 0:
+                    conn.execute(
+                        "INSERT INTO ladder_ratings (account_id, pool, mu, sigma, ordinal, games)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (
+                            after.account_id,
+                            after.pool,
+                            after.mu,
+                            after.sigma,
+                            ordinal(after.mu, after.sigma),
+                            after.games,
+                        ),
+                    )
+                    continue
+                updated = conn.execute(
+                    "UPDATE ladder_ratings SET mu = ?, sigma = ?, ordinal = ?, games = ?"
+                    " WHERE account_id = ? AND pool = ? AND games = ?",
+                    (
+                        after.mu,
+                        after.sigma,
+                        ordinal(after.mu, after.sigma),
+                        after.games,
+                        after.account_id,
+                        after.pool,
+                        change.before.games,
+                    ),
+                ).rowcount
+                if updated != 1:
+                    raise LadderConflict("a rating moved on")
+            seq = conn.execute(
+                "INSERT INTO ladder_results (table_id, game_uuid, pool, settled_at, changes)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (
+                    result.table_id,
+                    result.game_uuid,
+                    result.pool,
+                    result.settled_at,
+                    json.dumps([_change_row(c) for c in result.changes]),
+                ),
+            ).lastrowid
+            for change in result.changes:
+                conn.execute(
+                    "INSERT INTO ladder_history (account_id, seq) VALUES (?, ?)",
+                    (change.account_id, seq),
+                )
+
+            conn.execute(
+                "UPDATE ladder_accounts SET state = ?, table_id = NULL, pool = NULL,"
+                " ticket = NULL, queued_at = NULL WHERE table_id = ? AND state = ?",
+                (IDLE, result.table_id, SEATED),
+            )
+
+    _RESULT = "SELECT table_id, game_uuid, pool, settled_at, changes FROM ladder_results"
+
+    @staticmethod
+    def _result(row: Any) -> Result:
+        table_id, game_uuid, pool, settled_at, changes = row
+        return Result(
+            table_id,
+            game_uuid,
+            pool,
+            settled_at,
+            tuple(_change_of(pool, c) for c in json.loads(changes)),
+        )
+
+    def result(self, table_id: str) -> Result | None:
+        row = self._conn().execute(f"{self._RESULT} WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else self._result(row)
+
+    def rating(self, account_id: str, pool: str) -> Rating | None:
+        row = (
+            self._conn()
+            .execute(
+                "SELECT account_id, pool, mu, sigma, games FROM ladder_ratings"
+                " WHERE account_id = ? AND pool = ?",
+                (account_id, pool),
+            )
+            .fetchone()
+        )
+        return None if row is None else Rating(*row)
+
+    def ratings(self, account_id: str) -> list[Rating]:
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT account_id, pool, mu, sigma, games FROM ladder_ratings"
+                " WHERE account_id = ? ORDER BY pool",
+                (account_id,),
+            )
+            .fetchall()
+        )
+        return [Rating(*row) for row in rows]
+
+    def leaderboard(self, pool: str, limit: int) -> list[tuple[Account, Rating]]:
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT r.account_id, r.pool, r.mu, r.sigma, r.games FROM ladder_ratings r"
+                " JOIN ladder_accounts a ON a.account_id = r.account_id WHERE r.pool = ?"
+                " ORDER BY r.ordinal DESC, a.handle_key LIMIT ?",
+                (pool, max(limit, 0)),
+            )
+            .fetchall()
+        )
+        board = []
+        for row in rows:
+            account = self.account(row[0])
+            assert account is not None
+            board.append((account, Rating(*row)))
+        return board
+
+    def rank(self, account_id: str, pool: str) -> int | None:
+        mine = self.rating(account_id, pool)
+        if mine is None:
+            return None
+        (above,) = (
+            self._conn()
+            .execute(
+                "SELECT COUNT(*) FROM ladder_ratings WHERE pool = ? AND ordinal > ?",
+                (pool, ordinal(mine.mu, mine.sigma)),
+            )
+            .fetchone()
+        )
+        return int(above) + 1
+
+    def history(self, account_id: str, limit: int) -> list[Result]:
+        rows = (
+            self._conn()
+            .execute(
+                "SELECT r.table_id, r.game_uuid, r.pool, r.settled_at, r.changes"
+                " FROM ladder_history h JOIN ladder_results r ON r.seq = h.seq"
+                " WHERE h.account_id = ? ORDER BY h.seq DESC LIMIT ?",
+                (account_id, max(limit, 0)),
+            )
+            .fetchall()
+        )
+        return [self._result(row) for row in rows]
+
+    def results(self, pool: str) -> list[Result]:
+        rows = (
+            self._conn().execute(f"{self._RESULT} WHERE pool = ? ORDER BY seq", (pool,)).fetchall()
+        )
+        return [self._result(row) for row in rows]
+
+
+def _change_row(change: Change) -> list[Any]:
+    b, a = change.before, change.after
+    return [change.account_id, change.handle, change.place, b.mu, b.sigma, b.games, a.mu, a.sigma]
+
+
+def _change_of(pool: str, row: list[Any]) -> Change:
+    account_id, handle, place, mu0, sigma0, games0, mu1, sigma1 = row
+    return Change(
+        account_id,
+        handle,
+        place,
+        Rating(account_id, pool, mu0, sigma0, games0),
+        Rating(account_id, pool, mu1, sigma1, games0 + 1),
+    )

@@ -1,0 +1,171 @@
+"""The ladder's store protocol: accounts, the queue, tables, ratings and results.
+
+An account is in one of three states, and every change of state is conditional on the state
+it leaves, so that two racing requests (a leave and the matcher's claim, two claims, two
+settlements) cannot both win:
+
+- ``idle``: neither queued nor seated;
+- ``queued`` (``pool``, ``ticket``): waiting in one pool's queue; the ticket is new at each
+  join, so a claim made from an older read of the queue fails;
+- ``seated`` (``table_id``): at a table the matcher formed, until its result is settled.
+
+SQLite does each change in one transaction (app/ladder/sqlite.py); DynamoDB would do it in one
+``TransactWriteItems`` with a condition on each account item (docs/ladder-dynamodb.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class LadderConflict(Exception):
+    """A conditional change lost: nothing was written."""
+
+
+IDLE = "idle"
+QUEUED = "queued"
+SEATED = "seated"
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    account_id: str
+    handle: str
+    """As chosen (NFC); unique by its canonical form ``handle_key``."""
+    handle_key: str
+    secret_hash: str
+    created_at: float
+    state: str = IDLE
+    pool: str | None = None
+    ticket: str | None = None
+    queued_at: float | None = None
+    table_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """An account in a pool's queue, with its rating there when it joined."""
+
+    account_id: str
+    handle: str
+    ticket: str
+    queued_at: float
+    mu: float
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    account_id: str
+    handle: str
+    player_uuid: str | None = None
+    """The seat's secret in the game: told to its account only, never listed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A rated table: ``forming`` (claimed, the game being made), ``playing``, ``settled``."""
+
+    table_id: str
+    pool: str
+    seats: tuple[Seat, ...]
+    formed_at: float
+    state: str = "forming"
+    game_uuid: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    account_id: str
+    pool: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One account's rating change from one rated game."""
+
+    account_id: str
+    handle: str
+    place: int
+    before: Rating
+    after: Rating
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A settled rated game: its places (1 the winner) and every rating change."""
+
+    table_id: str
+    game_uuid: str
+    pool: str
+    settled_at: float
+    changes: tuple[Change, ...] = field(default_factory=tuple)
+
+
+class LadderStore(Protocol):
+    """Where the ladder lives (see the module docstring). Implementations: LadderSqlite and
+    the in-memory fake of the tests (tests/support/ladder_memory.py), held to one contract
+    (tests/ladder/test_store_contract.py)."""
+
+    def create_account(self, account: Account) -> None:
+        """Store a new account; :class:`LadderConflict` if its handle key is taken."""
+
+    def account_by_secret(self, secret_hash: str) -> Account | None: ...
+
+    def account_by_handle(self, handle_key: str) -> Account | None: ...
+
+    def account(self, account_id: str) -> Account | None: ...
+
+    def enqueue(self, account_id: str, pool: str, ticket: str, at: float, mu: float) -> None:
+        """idle -> queued; :class:`LadderConflict` if the account is not idle."""
+
+    def dequeue(self, account_id: str) -> bool:
+        """queued -> idle; False if the account was not queued."""
+
+    def waiting(self, pool: str) -> list[Waiting]:
+        """The pool's queue, longest waiting first."""
+
+    def claim(self, table: Table, tickets: dict[str, str]) -> None:
+        """Every account of ``tickets`` queued with that ticket -> seated at ``table`` (stored
+        ``forming``), all or nothing; :class:`LadderConflict` if any has left or moved."""
+
+    def release(self, table: Table) -> None:
+        """A table whose game could not be made: its accounts go back to the queue as they
+        were (same ticket, same time), the table goes."""
+
+    def seat(self, table: Table) -> None:
+        """forming -> playing, with the game and the seats' player UUIDs."""
+
+    def table(self, table_id: str) -> Table | None: ...
+
+    def open_tables(self) -> list[Table]:
+        """Tables not settled (forming or playing)."""
+
+    def settle(self, result: Result) -> None:
+        """playing -> settled, the ratings written (each conditional on the games count it
+        was computed from), the result and the history kept, the accounts idle again: one
+        atomic change. :class:`LadderConflict` if the table was settled already (nothing
+        written)."""
+
+    def result(self, table_id: str) -> Result | None: ...
+
+    def rating(self, account_id: str, pool: str) -> Rating | None: ...
+
+    def ratings(self, account_id: str) -> list[Rating]: ...
+
+    def leaderboard(self, pool: str, limit: int) -> list[tuple[Account, Rating]]:
+        """The pool's top ``limit`` by ordinal (mu - 3 sigma), best first (ties: handle)."""
+
+    def rank(self, account_id: str, pool: str) -> int | None:
+        """1 + how many rate strictly higher in the pool; None without a rating."""
+
+    def history(self, account_id: str, limit: int) -> list[Result]:
+        """The account's recent settled games, newest first."""
+
+    def results(self, pool: str) -> list[Result]:
+        """Every settled result of the pool, in the order they were settled."""
+
+    def close(self) -> None: ...

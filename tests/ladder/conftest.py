@@ -1,0 +1,47 @@
+"""The ladder's use cases over each ladder store (SQLite on a file, the in-memory fake), with
+the game service on the in-memory game store and a clock the test moves."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.config.settings import Settings
+from app.ladder.service import Ladder
+from app.ladder.sqlite import LadderSqlite
+from app.ladder.store import LadderStore
+from app.service import GameService
+from engine.dealing import seed_sequence
+from tests.support.clock import FakeClock
+from tests.support.ladder_memory import LadderMemory
+from tests.support.memory_store import MemoryStore
+
+
+@pytest.fixture
+def fake() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def games(fake: FakeClock) -> GameService:
+    settings = Settings(ai_think_seconds=0, run_clock=False)
+    return GameService(MemoryStore(clock=fake), settings, clock=fake, seed_source=seed_sequence(7))
+
+
+@pytest.fixture(params=["sqlite", "memory"])
+def ladder_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LadderStore]:
+    if request.param == "sqlite":
+        store = LadderSqlite(tmp_path / "ladder.db")
+        yield store
+        store.close()
+        return
+    yield LadderMemory()
+
+
+@pytest.fixture
+def ladder(ladder_store: LadderStore, games: GameService, fake: FakeClock) -> Ladder:
+    ladder = Ladder(ladder_store, games, clock=fake)
+    games.subscribe(ladder.notice)
+    return ladder

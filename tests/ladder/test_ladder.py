@@ -1,0 +1,298 @@
+"""Accounts, the queue and its matcher, rated results, boards and profiles, as a player and
+as an adversary would use them (the use cases, on each ladder store)."""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.config.settings import Settings
+from app.ladder import rating as model
+from app.ladder.errors import AlreadyAtTable, HandleTaken, UnknownAccount, UnknownPool
+from app.ladder.service import Ladder, secret_hash
+from app.ladder.sqlite import LadderSqlite
+from app.ladder.store import Rating
+from app.service import GameService
+from app.service.errors import CredentialsMissing, InvalidParameter, ProfaneNickname
+from engine.dealing import seed_sequence
+from engine.errors import InvalidNickname
+from tests.reliability.history import play_to_the_end
+from tests.support.clock import FakeClock
+from tests.support.ladder_memory import LadderMemory
+from tests.support.memory_store import MemoryStore
+
+TWO = "standard-2"
+MANY = "standard-3-8"
+
+
+def accounts(ladder: Ladder, *handles: str) -> dict[str, str]:
+    return {h: ladder.create_account(h)["secret"] for h in handles}
+
+
+def seated(
+    ladder: Ladder, secrets: dict[str, str], pool: str, fake: FakeClock | None = None
+) -> tuple[str, dict[str, str]]:
+    """Queue every account in ``pool``, match (after waiting long enough for any rating
+    gap, with ``fake``), and return the game and its players' UUIDs."""
+    for secret in secrets.values():
+        ladder.join_queue(secret, pool)
+    if fake is not None:
+        fake.advance(600)
+    ladder.match()
+    statuses = {h: ladder.queue_status(s) for h, s in secrets.items()}
+    games = {s.get("game_uuid") for s in statuses.values()}
+    assert len(games) == 1, statuses
+    return games.pop(), {h: s["player_uuid"] for h, s in statuses.items()}
+
+
+# ------------------------------------------------------------------ accounts
+
+
+def test_an_account_is_made_with_a_handle_and_its_secret_is_told_once_and_stored_hashed(
+    ladder: Ladder,
+) -> None:
+    made = ladder.create_account("Ania")
+    assert set(made) == {"account_id", "handle", "secret"} and made["handle"] == "Ania"
+    assert len(made["secret"]) >= 40
+    stored = ladder.store.account(made["account_id"])
+    assert stored is not None and made["secret"] not in repr(stored)
+    assert stored.secret_hash == secret_hash(made["secret"])
+    assert ladder.me(made["secret"]) == {"account_id": made["account_id"], "handle": "Ania"}
+
+
+def test_a_handle_is_taken_in_any_case_and_refused_with_a_clear_error(ladder: Ladder) -> None:
+    ladder.create_account("Bartek")
+    with pytest.raises(HandleTaken):
+        ladder.create_account("bARTEK")
+
+
+@pytest.mark.parametrize("handle", ["", None, "9lives", "a b", "y" * 99, 7, "__y"])
+def test_a_handle_that_breaks_the_nickname_rules_is_refused_naming_handle(
+    ladder: Ladder, handle: object
+) -> None:
+    with pytest.raises((InvalidParameter, InvalidNickname)) as refused:
+        ladder.create_account(handle)
+    assert "'handle'" in refused.value.message
+
+
+def test_a_rude_handle_is_refused_as_a_rude_nickname_is(ladder: Ladder) -> None:
+    with pytest.raises(ProfaneNickname):
+        ladder.create_account("fuck")
+
+
+@pytest.mark.parametrize("secret", [None, "", "nope", "x" * 43])
+def test_a_missing_or_unknown_secret_authenticates_nobody(
+    ladder: Ladder, secret: str | None
+) -> None:
+    ladder.create_account("Celina")
+    with pytest.raises((CredentialsMissing, UnknownAccount)):
+        ladder.queue_status(secret)
+
+
+# ------------------------------------------------------------------ the queue
+
+
+def test_two_accounts_in_the_two_player_pool_are_seated_at_one_started_game_by_their_handles(
+    ladder: Ladder, games: GameService
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    game, players = seated(ladder, secrets, TWO)
+    state = games.state(game, players["Ania"]).body
+    assert state["status"] == "Running"
+    assert sorted(p["nickname"] for p in state["players"]) == ["Ania", "Bolek"]
+    assert players["Ania"] != players["Bolek"]
+    assert games.store.load(game).time_limit == 60  # type: ignore[union-attr]
+
+
+def test_one_account_waiting_alone_waits_and_can_leave(ladder: Ladder) -> None:
+    secret = accounts(ladder, "Ania")["Ania"]
+    assert ladder.join_queue(secret, TWO)["state"] == "waiting"
+    assert ladder.join_queue(secret, TWO)["state"] == "waiting"  # again: no change
+    assert ladder.match() == []
+    assert ladder.leave_queue(secret)["state"] == "idle"
+    assert ladder.store.waiting(TWO) == []
+
+
+def test_an_account_that_left_the_queue_is_never_seated(ladder: Ladder) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    ladder.join_queue(secrets["Ania"], TWO)
+    ladder.leave_queue(secrets["Ania"])
+    ladder.join_queue(secrets["Bolek"], TWO)
+    assert ladder.match() == []
+    assert ladder.queue_status(secrets["Ania"])["state"] == "idle"
+
+
+def test_a_leave_that_comes_after_the_seating_says_you_are_seated(ladder: Ladder) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    seated(ladder, secrets, TWO)
+    assert ladder.leave_queue(secrets["Ania"])["state"] == "seated"
+
+
+def test_a_seated_account_cannot_queue_again_until_its_game_is_over(
+    ladder: Ladder, games: GameService
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    game, players = seated(ladder, secrets, TWO)
+    with pytest.raises(AlreadyAtTable):
+        ladder.join_queue(secrets["Ania"], MANY)
+    games.resign(game, players["Bolek"])
+    assert ladder.join_queue(secrets["Ania"], MANY)["state"] == "waiting"
+
+
+def test_an_unknown_pool_is_refused_with_the_list_of_pools(ladder: Ladder) -> None:
+    secret = accounts(ladder, "Ania")["Ania"]
+    with pytest.raises(UnknownPool) as refused:
+        ladder.join_queue(secret, "blitz")
+    assert "standard-2" in refused.value.message
+
+
+def test_far_apart_ratings_wait_then_meet_as_the_window_widens(
+    ladder: Ladder, fake: FakeClock
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    ladder.join_queue(secrets["Ania"], TWO)
+    ladder.join_queue(secrets["Bolek"], TWO)
+    waiting = ladder.store.waiting(TWO)
+    # Bolek's rating is 20 mu above Ania's: put it so in the queue's copy.
+    ladder.store.dequeue(waiting[1].account_id)
+    ladder.store.enqueue(waiting[1].account_id, TWO, "t", fake.now, model.MU + 20)
+    assert ladder.match() == []
+    fake.advance(100)  # windows of 13: not yet
+    assert ladder.match() == []
+    fake.advance(80)  # windows of 21
+    assert len(ladder.match()) == 1
+
+
+def test_the_many_player_pool_seats_everyone_compatible_up_to_eight(ladder: Ladder) -> None:
+    secrets = accounts(ladder, *[f"p{c}" for c in "abcdefghij"])
+    for secret in secrets.values():
+        ladder.join_queue(secret, MANY)
+    tables = ladder.match()
+    assert [len(t.seats) for t in tables] == [8]  # the two left cannot make a table of 3
+    assert len(ladder.store.waiting(MANY)) == 2
+
+
+# ------------------------------------------------------------------ rated results
+
+
+def test_a_finished_rated_game_is_rated_once_whatever_repeats_it(
+    ladder: Ladder, games: GameService
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    game, players = seated(ladder, secrets, TWO)
+    play_to_the_end(games, game, players)
+    ladder.tick()  # heard of the game over: settled
+    winner = games.record(game)["winner"]
+    loser = "Bolek" if winner == "Ania" else "Ania"
+    table_id = (
+        ladder.store.open_tables() == []
+        and ladder.store.history(ladder.me(secrets[winner])["account_id"], 5)[0].table_id
+    )
+    assert table_id
+    again = ladder.settle(table_id)
+    ladder.settle_finished(everything=True)
+    assert again is not None and len(ladder.store.results(TWO)) == 1
+    won = ladder.queue_status(secrets[winner])["last_result"]
+    lost = ladder.queue_status(secrets[loser])["last_result"]
+    assert (won["place"], lost["place"]) == (1, 2)
+    assert won["change"] > 0 > lost["change"]
+    assert won["game_uuid"] == game
+    rating = ladder.store.rating(ladder.me(secrets[winner])["account_id"], TWO)
+    assert rating is not None and rating.games == 1
+
+
+def test_resigning_is_going_out_at_that_moment(ladder: Ladder, games: GameService) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek", "Cezary")
+    game, players = seated(ladder, secrets, MANY)
+    games.resign(game, players["Cezary"])  # out first: third
+    games.resign(game, players["Bolek"])  # then second; Ania wins
+    ladder.tick()
+    assert [ladder.queue_status(secrets[h])["last_result"]["place"] for h in secrets] == [1, 2, 3]
+
+
+def test_a_game_not_over_is_not_settled(ladder: Ladder) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    seated(ladder, secrets, TWO)
+    (table,) = ladder.store.open_tables()
+    assert ladder.settle(table.table_id) is None
+    assert ladder.store.results(TWO) == []
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 2**16), rounds=st.integers(2, 6))
+def test_the_ratings_recomputed_from_the_stored_results_equal_the_stored_ones(
+    kind: str, seed: int, rounds: int
+) -> None:
+    rng = random.Random(seed)
+    fake = FakeClock()
+    games = GameService(
+        MemoryStore(clock=fake),
+        Settings(ai_think_seconds=0, run_clock=False),
+        clock=fake,
+        seed_source=seed_sequence(seed),
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        store = LadderSqlite(Path(folder) / "l.db") if kind == "sqlite" else LadderMemory()
+        ladder = Ladder(store, games, clock=fake)
+        games.subscribe(ladder.notice)
+        secrets = accounts(ladder, *[f"p{i}" for i in range(4)])
+        for _ in range(rounds):
+            pool = rng.choice([TWO, MANY])
+            size = 2 if pool == TWO else rng.randint(3, 4)
+            chosen = dict(rng.sample(sorted(secrets.items()), size))
+            game, players = seated(ladder, chosen, pool, fake)
+            play_to_the_end(games, game, players, rng)
+            ladder.tick()
+        for pool in (TWO, MANY):
+            replayed: dict[str, Rating] = {}
+            for result in store.results(pool):
+                before = [
+                    replayed.get(c.account_id) or model.initial(c.account_id, pool)
+                    for c in result.changes
+                ]
+                for rating in model.rate(before, [c.place for c in result.changes]):
+                    replayed[rating.account_id] = rating
+            for account_id, rating in replayed.items():
+                assert store.rating(account_id, pool) == rating
+            assert sum(r.games for r in replayed.values()) == sum(
+                len(r.changes) for r in store.results(pool)
+            )
+        store.close()
+
+
+# ------------------------------------------------------------------ boards and profiles
+
+
+def test_the_board_and_a_profile_show_handles_ratings_and_games_but_no_secret(
+    ladder: Ladder, games: GameService
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek", "Celina")
+    game, players = seated(ladder, {h: secrets[h] for h in ("Ania", "Bolek")}, TWO)
+    play_to_the_end(games, game, players)
+    ladder.tick()
+    board = ladder.leaderboard(TWO, None, secrets["Celina"])
+    assert [row["rank"] for row in board["players"]] == [1, 2]
+    assert board["you"] == {"handle": "Celina", "rank": None, "rated": False}
+    winner = games.record(game)["winner"]
+    assert board["players"][0]["handle"] == winner
+    profile = ladder.profile(winner.upper())
+    assert profile["games"][0]["game_uuid"] == game and profile["games"][0]["place"] == 1
+    assert profile["ratings"][0]["rank"] == 1 and profile["ratings"][0]["provisional"]
+    shown = json.dumps([board, profile, ladder.leaderboard(TWO, 5, secrets["Ania"])])
+    for secret in [*secrets.values(), *players.values()]:
+        assert secret not in shown
+    for account in ("Ania", "Bolek"):
+        assert ladder.me(secrets[account])["account_id"] not in shown
+
+
+@pytest.mark.parametrize("limit", [0, 101, -1, "10", True, 2.5])
+def test_a_board_limit_out_of_bounds_is_refused(ladder: Ladder, limit: object) -> None:
+    with pytest.raises(InvalidParameter):
+        ladder.leaderboard(TWO, limit, None)

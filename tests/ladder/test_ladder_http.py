@@ -1,0 +1,123 @@
+"""The ladder over HTTP, as a client and as an adversary: accounts, quick play to a rated
+game and its result, boards, profiles, limits, and no secret in any list."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.api.main import create_app
+from app.config.settings import Settings
+from app.service import GameService
+from app.store.sqlite import SqliteStore
+
+
+@pytest.fixture
+def http(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, ai_think_seconds=0)
+    store = SqliteStore(settings.db_path)
+    with TestClient(create_app(settings, GameService(store, settings))) as client:
+        yield client
+    store.close()
+
+
+def bearer(secret: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {secret}"}
+
+
+def test_a_player_makes_an_account_plays_now_and_sees_the_rating_change(
+    http: TestClient,
+) -> None:
+    made = {h: http.post("/ladder/accounts", json={"handle": h}) for h in ("Ania", "Bolek")}
+    assert {r.status_code for r in made.values()} == {201}
+    secrets = {h: r.json()["secret"] for h, r in made.items()}
+    for secret in secrets.values():
+        assert http.post(
+            "/ladder/queue", json={"pool": "standard-2"}, headers=bearer(secret)
+        ).json()["state"] in ("waiting", "seated")
+    http.app.state.ladder.get().match()  # type: ignore[attr-defined]
+    seats = {h: http.get("/ladder/queue", headers=bearer(s)).json() for h, s in secrets.items()}
+    assert {s["state"] for s in seats.values()} == {"seated"}
+    game = seats["Ania"]["game_uuid"]
+    http.post(f"/games/{game}/resign", headers=bearer(seats["Bolek"]["player_uuid"]))
+    http.app.state.ladder.get().tick()  # type: ignore[attr-defined]
+    mine = http.get("/ladder/queue", headers=bearer(secrets["Ania"])).json()
+    assert mine["state"] == "idle" and mine["last_result"]["place"] == 1
+    assert mine["last_result"]["change"] > 0
+    board = http.get("/ladder/leaderboard/standard-2", headers=bearer(secrets["Bolek"])).json()
+    assert [p["handle"] for p in board["players"]] == ["Ania", "Bolek"]
+    assert board["you"]["rank"] == 2
+    profile = http.get("/ladder/players/bolek").json()
+    assert profile["games"][0]["game_uuid"] == game and profile["games"][0]["place"] == 2
+    shown = json.dumps([board, profile, http.get("/ladder/leaderboard/standard-2").json()])
+    for secret in [*secrets.values(), *(s["player_uuid"] for s in seats.values())]:
+        assert secret not in shown
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body", "headers", "status", "code"),
+    [
+        ("post", "/ladder/accounts", {"handle": ""}, {}, 400, "missing_parameter"),
+        ("post", "/ladder/accounts", {"handle": "1x"}, {}, 400, "invalid_parameter"),
+        (
+            "post",
+            "/ladder/accounts",
+            {"handle": "Ania", "email": "a@b"},
+            {},
+            400,
+            "invalid_request",
+        ),
+        ("get", "/ladder/queue", None, {}, 401, "missing_parameter"),
+        ("get", "/ladder/queue", None, {"Authorization": "Bearer nope"}, 401, "unknown_account"),
+        ("get", "/ladder/queue", None, {"Authorization": "Basic x"}, 400, "invalid_parameter"),
+        ("delete", "/ladder/queue", None, {}, 401, "missing_parameter"),
+        ("get", "/ladder/leaderboard/blitz", None, {}, 400, "unknown_pool"),
+        ("get", "/ladder/leaderboard/standard-2?limit=0", None, {}, 400, "invalid_request"),
+        ("get", "/ladder/players/nobody", None, {}, 400, "unknown_handle"),
+    ],
+)
+def test_every_bad_request_gets_a_clear_4xx_with_error_and_code(
+    http: TestClient,
+    method: str,
+    path: str,
+    body: object,
+    headers: dict[str, str],
+    status: int,
+    code: str,
+) -> None:
+    answer = http.request(method, path, json=body, headers=headers)
+    assert answer.status_code == status, answer.text
+    assert answer.json()["code"] == code and answer.json()["error"]
+
+
+def test_a_taken_handle_and_a_second_queue_while_seated_are_409(http: TestClient) -> None:
+    http.post("/ladder/accounts", json={"handle": "Ania"})
+    taken = http.post("/ladder/accounts", json={"handle": "ANIA"})
+    assert (taken.status_code, taken.json()["code"]) == (409, "handle_taken")
+    an_unknown_pool = http.post(
+        "/ladder/queue",
+        json={"pool": "blitz"},
+        headers=bearer(http.post("/ladder/accounts", json={"handle": "Bolek"}).json()["secret"]),
+    )
+    assert (an_unknown_pool.status_code, an_unknown_pool.json()["code"]) == (400, "unknown_pool")
+
+
+def test_account_creation_is_limited_per_address(tmp_path: Path) -> None:
+    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False)
+    with TestClient(create_app(settings)) as client:
+        answers = [
+            client.post("/ladder/accounts", json={"handle": f"spam{i}"}).status_code
+            for i in range(7)
+        ]
+    assert answers[:5] == [201] * 5 and answers[5:] == [429, 429]
+
+
+def test_the_ladder_is_refused_plainly_where_it_does_not_run_yet(tmp_path: Path) -> None:
+    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, store="dynamodb")
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        answer = client.post("/ladder/accounts", json={"handle": "Ania"})
+    assert (answer.status_code, answer.json()["code"]) == (503, "ladder_unavailable")
