@@ -83,6 +83,8 @@ REQUIRED_FIELDS = {
     "AutoStartRequest": "auto_start",
     "MaxCardsRequest": "max_cards",
     "ReactRequest": "reaction",
+    "AccountRequest": "handle",
+    "QueueRequest": "pool",
 }
 """The body field each POST form cannot do without."""
 
@@ -123,6 +125,9 @@ PLAYER_ROUTES = frozenset(
 token."""
 BEARER_ON_POST = PLAYER_ROUTES - {"/games/{game_uuid}/play"}
 """Of those, the ones whose POST form takes the Bearer token only."""
+ACCOUNT_ROUTES = frozenset({"/ladder/me", "/ladder/queue"})
+"""Routes that take an account's secret from the ``Authorization`` header only."""
+BEARER_SECRET = "^Bearer [A-Za-z0-9_-]{20,128}$"
 BEARER_UUID = "^Bearer [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
 
 
@@ -130,6 +135,9 @@ def _parameter(path: str, method: str, parameter: dict[str, Any], settings: Sett
     name = parameter["name"]
     schema = parameter["schema"] = _non_null(parameter)
     bearer_only = path in BEARER_ONLY or (method == "post" and path in BEARER_ON_POST)
+    if name == "authorization" and path in ACCOUNT_ROUTES:
+        parameter["required"] = True
+        schema["pattern"] = BEARER_SECRET
     if name == "authorization" and bearer_only:
         parameter["required"] = True
         schema["pattern"] = BEARER_UUID

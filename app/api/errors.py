@@ -29,7 +29,6 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.OneTeam: 403,
     rules.NoPermission: 403,
     service.CredentialsMissing: 401,
-    ladder.UnknownAccount: 401,
     ladder.HandleTaken: 409,
     ladder.AlreadyAtTable: 409,
     ladder.LadderUnavailable: 503,

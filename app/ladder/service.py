@@ -307,7 +307,12 @@ class Ladder:
     def _result(self, table: Table, game_uuid: str, record: Body | None) -> Result:
         if record is None:
             return Result(table.table_id, game_uuid, table.pool, self.now)
-        places = model.places_of(record)
+        by_seat = model.places_of(record)
+        seated = [p["nickname"] for p in record["players"]]
+        # The game seats its players in a shuffled order, and may show a reported player
+        # under an alias: each account's place is found by the name the game calls its
+        # player now (its own view's ``you``), never by the order the table was formed in.
+        places = [by_seat[seated.index(self._name_in_game(game_uuid, s))] for s in table.seats]
         before = [
             self.store.rating(s.account_id, table.pool) or model.initial(s.account_id, table.pool)
             for s in table.seats
@@ -318,6 +323,12 @@ class Ladder:
             for s, place, b, a in zip(table.seats, places, before, after, strict=True)
         )
         return Result(table.table_id, game_uuid, table.pool, self.now, changes)
+
+    def _name_in_game(self, game_uuid: str, seat: Seat) -> str:
+        if seat.player_uuid is None:
+            return seat.handle
+        you: str = self.games.state(game_uuid, seat.player_uuid).body["you"]
+        return you
 
     def settle_finished(self, everything: bool = False) -> int:
         """Settle the games heard to have finished (every open table's, with

@@ -72,7 +72,7 @@ def test_a_player_makes_an_account_plays_now_and_sees_the_rating_change(
             "invalid_request",
         ),
         ("get", "/ladder/queue", None, {}, 401, "missing_parameter"),
-        ("get", "/ladder/queue", None, {"Authorization": "Bearer nope"}, 401, "unknown_account"),
+        ("get", "/ladder/queue", None, {"Authorization": "Bearer nope"}, 400, "unknown_account"),
         ("get", "/ladder/queue", None, {"Authorization": "Basic x"}, 400, "invalid_parameter"),
         ("delete", "/ladder/queue", None, {}, 401, "missing_parameter"),
         ("get", "/ladder/leaderboard/blitz", None, {}, 400, "unknown_pool"),
@@ -121,3 +121,45 @@ def test_the_ladder_is_refused_plainly_where_it_does_not_run_yet(tmp_path: Path)
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         answer = client.post("/ladder/accounts", json={"handle": "Ania"})
     assert (answer.status_code, answer.json()["code"]) == (503, "ladder_unavailable")
+
+
+def test_places_follow_the_players_whatever_seats_the_game_shuffled_them_into(
+    tmp_path: Path,
+) -> None:
+    """The game shuffles its seating at the start; the ladder must place each account by the
+    player the game calls it, not by the order it formed the table in (eight tables, so
+    both seatings of two players come up with near certainty)."""
+    settings = Settings(
+        db_path=tmp_path / "blef.db", run_clock=False, ai_think_seconds=0, rate_limit_burst=0
+    )
+    store = SqliteStore(settings.db_path)
+    with TestClient(create_app(settings, GameService(store, settings))) as http:
+        _play_eight_tables(http)
+    store.close()
+
+
+def _play_eight_tables(http: TestClient) -> None:
+    ladder = http.app.state.ladder.get()  # type: ignore[attr-defined]
+    seatings = set()
+    for i in range(8):  # new accounts each time: equal ratings, matched at once
+        winner, loser = f"Celina{i}", f"Darek{i}"
+        secrets = {
+            h: http.post("/ladder/accounts", json={"handle": h}).json()["secret"]
+            for h in (winner, loser)
+        }
+        for secret in secrets.values():
+            http.post("/ladder/queue", json={"pool": "standard-2"}, headers=bearer(secret))
+        ladder.match()
+        seats = {h: http.get("/ladder/queue", headers=bearer(s)).json() for h, s in secrets.items()}
+        assert {s["state"] for s in seats.values()} == {"seated"}, seats
+        game = seats[winner]["game_uuid"]
+        players = http.get(f"/games/{game}").json()["players"]
+        seatings.add(tuple(p["nickname"] == winner for p in players))
+        http.post(f"/games/{game}/resign", headers=bearer(seats[loser]["player_uuid"]))
+        ladder.tick()
+        results = {
+            h: http.get("/ladder/queue", headers=bearer(s)).json() for h, s in secrets.items()
+        }
+        assert results[winner]["last_result"]["place"] == 1
+        assert results[loser]["last_result"]["place"] == 2
+    assert len(seatings) == 2

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from app.api.deps import LadderProvider
 from app.api.routes.common import Body, errors, join_errors
@@ -55,7 +55,9 @@ SecretDep = Annotated[str | None, Depends(account_secret)]
 
 class AccountRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    handle: Any = Field(description="Your public handle: the nickname rules, polite")
+    handle: Annotated[Any, WithJsonSchema({"type": "string"})] = Field(
+        default=None, description="Your public handle: the nickname rules, polite"
+    )
 
 
 class NewAccount(BaseModel):
@@ -71,7 +73,9 @@ class Me(BaseModel):
 
 class QueueRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    pool: Any = Field(description="A pool's name (GET /ladder/pools)")
+    pool: Annotated[Any, WithJsonSchema({"type": "string"})] = Field(
+        default=None, description="A pool's name (GET /ladder/pools)"
+    )
 
 
 class RatingLine(BaseModel):
