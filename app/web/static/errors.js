@@ -42,6 +42,13 @@ const WORDS = {
   invalid_rules: "Those rules cannot be played: a deck has 24 or 32 cards, and jokers, blanks and common cards are 0 to 12 each (or too many cards for the players seated).",
   invalid_team: "A team is a number from 1 to 8, or none to play on your own.",
   one_team: "Everyone is in the same team, so nobody would play against anybody: put someone in another team, or on their own.",
+  profane_nickname: "That name is not allowed here. Choose a polite one.",
+  unknown_account: "This browser's key opens no account on this server. Sign in with your key again, or make a new account.",
+  handle_taken: "Someone already has an account with that name (capitals do not count). Choose another name.",
+  unknown_pool: "There is no such kind of rated game. Reload the page and choose again.",
+  unknown_handle: "No player has that name.",
+  already_at_table: "You are already at a rated game that is not over: finish it first.",
+  ladder_unavailable: "Rated games are not available on this server yet. You can still play without an account.",
   no_permission: "Only the host can do that for another player; you can change only your own team.",
 };
 

@@ -1,10 +1,11 @@
-// The lobby: play now against the computer, create a game, open a link, or join a public
-// game (with its seats, its state and its rules).
+// The lobby: play now against the computer, create a game, open a link, join a public game
+// (with its seats, its state and its rules), or, with an account, find a rated game.
 import { useEffect, useState } from "./hooks.js";
 import { api, keepSeat, savedName, saveName } from "./api.js";
 import { html, fail, toast } from "./ui.js";
 import { LEVELS } from "./table.js";
 import { rulesInWords } from "./variants.js";
+import { RatedPanel } from "./ladderview.js";
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const QUICK_MAX_CARDS = 4;
@@ -149,6 +150,7 @@ export function Lobby() {
         <button type="submit">Open</button>
       </form>
     </section>
+    <${RatedPanel} name=${name} checkName=${checked} />
     <section class="panel">
       <h2 id="public-games">Public games waiting for players</h2>
       <${PublicGames} games=${games} details=${details} />

@@ -1,9 +1,11 @@
 // The Blef browser client. Hash routes: #/ (lobby), #/game/<uuid> (table), #/replay/<uuid>,
 // #/learn (how to play), #/take/<uuid>/<player_uuid> (a seat brought from another device:
-// the secret is in the fragment, which the browser never sends to the server).
+// the secret is in the fragment, which the browser never sends to the server),
+// #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile).
 import { render } from "./preact.js";
 import { useEffect, useRef, useState } from "./hooks.js";
 import { api, keepSeat } from "./api.js";
+import { Leaderboard, Profile } from "./ladderview.js";
 import { Learn } from "./learn.js";
 import { Lobby } from "./lobby.js";
 import { Replay } from "./replay.js";
@@ -19,6 +21,10 @@ export function parseRoute(hash) {
   if ((r = m(`replay/(${UUID})`))) return { name: "replay", game: r[1].toLowerCase() };
   if ((r = m(`take/(${UUID})/(${UUID})`))) return { name: "take", game: r[1].toLowerCase(), player: r[2].toLowerCase() };
   if (m("learn")) return { name: "learn" };
+  if ((r = m("ladder/([a-z0-9-]{1,40})"))) return { name: "ladder", pool: r[1] };
+  if ((r = m("player/([^/]{1,200})"))) {
+    try { return { name: "player", handle: decodeURIComponent(r[1]) }; } catch { return { name: "lobby" }; }
+  }
   return { name: "lobby" };
 }
 
@@ -50,7 +56,10 @@ function App() {
   const first = useRef(true);
   useEffect(() => {
     if (first.current) { first.current = false; return; }
-    if (route.name === "game") return;
+    if (route.name === "game" || route.name === "ladder" || route.name === "player") {
+      if (route.name !== "game" && document.activeElement === document.body) setTimeout(() => document.getElementById("page-heading")?.focus(), 50);
+      return;
+    }
     document.title = route.name === "learn" ? "How to play · Blef" : route.name === "replay" ? "Replay · Blef" : "Blef";
     const heading = document.getElementById("page-heading") || document.getElementById("learn-title");
     if (heading && document.activeElement === document.body) heading.focus();
@@ -63,6 +72,8 @@ function App() {
   else if (route.name === "replay") screen = html`<${Replay} key=${route.game} game=${route.game} />`;
   else if (route.name === "take") screen = html`<${TakeSeat} game=${route.game} player=${route.player} />`;
   else if (route.name === "learn") screen = html`<${Learn} />`;
+  else if (route.name === "ladder") screen = html`<${Leaderboard} key=${route.pool} pool=${route.pool} />`;
+  else if (route.name === "player") screen = html`<${Profile} key=${route.handle} handle=${route.handle} />`;
   else screen = html`<${Lobby} />`;
   const closeHelp = () => { setHelp(false); setTimeout(() => document.getElementById("help-button")?.focus(), 0); };
   return html`
@@ -71,6 +82,7 @@ function App() {
       <nav aria-label="Site">
         ${route.name === "game" ? html`<button id="help-button" class="small" aria-expanded=${help ? "true" : "false"} onClick=${() => setHelp(!help)}>How to play</button>`
           : html`<a class="button small" href="#/learn">How to play</a>`}
+        <a class="button small" href="#/ladder/standard-2">Leaderboard</a>
         <a class="button small" href="#/">Lobby</a>
       </nav>
     </header>

@@ -7,6 +7,8 @@ import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, Te
 import { createTable } from "./tablestore.js";
 import { levelOf, LEVELS, maxCardsChoices, REACTIONS, reactionLines, secondsLeft, standingBet, tipFor, urgency } from "./table.js";
 import { RevealDialog } from "./reveal.js";
+import { RatedResult } from "./ladderview.js";
+import { poolTitle } from "./ladder.js";
 import { Card, Cards, html, toast } from "./ui.js";
 
 export function TableScreen({ game }) {
@@ -54,6 +56,7 @@ export function TableScreen({ game }) {
         <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? `round ${st.round_number}` : "game over"}</span></h1>
       <p class="you small">${seated ? html`You are <b>${me}</b>${admin ? " (the host)" : ""}.` : "You are watching."}
         ${!lobby && st.max_cards ? ` Out past ${st.max_cards} card${st.max_cards === 1 ? "" : "s"}: a player holding ${st.max_cards} who loses a round is out.` : ""}</p>
+      ${s.seat && s.seat.rated ? html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(s.seat.rated)}): your place changes your rating.</p>` : null}
       ${!lobby ? html`<${RulesLine} st=${st} />` : null}
       ${s.notice ? html`<p class="notice" id="notice">${s.notice}</p>` : null}
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
@@ -302,11 +305,12 @@ function SeatTools({ st, s, seated, actions, game }) {
 
 function GameOver({ st, s, me, seated, actions, game }) {
   const won = st.winner === me;
+  const rated = s.seat && s.seat.rated;
   const waiting = (st.rematch && st.rematch.asked) || [];
   return html`<section class="panel over" aria-labelledby="over-title">
     <h2 id="over-title" tabindex="-1">Game over</h2>
     <p id="winner">${won ? "You win!" : `${st.winner} wins!`}</p>
-    ${seated ? html`<p><button id="play-again" class="primary big" disabled=${s.busy} onClick=${actions.playAgain}>Play again with the same players</button></p>
+    ${seated && rated ? html`<${RatedResult} game=${game} pool=${rated} />` : seated ? html`<p><button id="play-again" class="primary big" disabled=${s.busy} onClick=${actions.playAgain}>Play again with the same players</button></p>
       <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}${" "}
         Everyone who clicks Play again sits at the same new table, with the same rules and the same computer players.</p>` : null}
     <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a>

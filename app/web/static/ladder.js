@@ -1,0 +1,253 @@
+// Accounts and rated games, apart from their views (ladderview.js): the account kept in this
+// browser, the rated-play store (the queue, polled), and the pure helpers that put numbers
+// into words (tested under node). The account's key goes only in the Authorization header.
+import { api, ApiError, keepSeat } from "./api.js";
+import { words } from "./errors.js";
+import { announce, fail, toast } from "./ui.js";
+
+const ACCOUNT = "blef:account";
+
+/** The pools as the service names them, in case /ladder/pools cannot be read yet. */
+export const POOLS = [
+  { name: "standard-2", title: "standard, 2 players", min_players: 2, max_players: 2 },
+  { name: "standard-3-8", title: "standard, 3–8 players", min_players: 3, max_players: 8 },
+];
+
+/** The account this browser holds: {handle, secret}, or null. */
+export function accountOf() {
+  try {
+    const a = JSON.parse(localStorage.getItem(ACCOUNT));
+    return a && typeof a.secret === "string" && typeof a.handle === "string" ? a : null;
+  } catch {
+    return null;
+  }
+}
+
+export function keepAccount(account) {
+  localStorage.setItem(ACCOUNT, JSON.stringify({ handle: account.handle, secret: account.secret }));
+}
+
+export function forgetAccount() {
+  localStorage.removeItem(ACCOUNT);
+}
+
+/** A rating to one decimal, a true minus before a negative one: "3.4", "−1.8", "0.0". */
+export function rating(x) {
+  const r = Math.round(x * 10) / 10;
+  return r < 0 ? `−${(-r).toFixed(1)}` : r.toFixed(1).replace("-", "");
+}
+
+/** A change with its sign: "+3.4", "−1.8" (a true minus), "±0.0". */
+export function signed(x) {
+  const r = Math.round(x * 10) / 10;
+  if (r > 0) return `+${r.toFixed(1)}`;
+  if (r < 0) return `−${(-r).toFixed(1)}`;
+  return "±0.0";
+}
+
+/** A rated game's result in a sentence: "Your rating: 0.0 → 3.4 (+3.4), place 1 of 2". */
+export function resultLine(result) {
+  if (!result || result.void || result.rating_after === undefined || result.rating_after === null)
+    return "This game did not count for ratings.";
+  return `Your rating: ${rating(result.rating_before)} → ${rating(result.rating_after)} (${signed(result.change)}), place ${result.place} of ${result.of}`;
+}
+
+/** How far apart two ratings (mu) may be for a match after `waited` seconds (the service's
+ * window: 3 at once, widening by 0.1 a second). */
+export function matchWindow(waited) {
+  return 3 + 0.1 * Math.max(0, waited || 0);
+}
+
+/** The waiting line: "Waited 12 s so far for players near your level." */
+export function waitingLine(waited) {
+  const s = Math.floor(Math.max(0, waited || 0));
+  return `Waited ${s} second${s === 1 ? "" : "s"} so far for players near your level.`;
+}
+
+export const WIDENING = "You are matched with players near your level; the longer you wait, the wider that range grows, so someone always comes.";
+
+/** The rating history of a profile's games (newest first, as the service lists them) as
+ * chart data: {x: [1..n], pools: [{name, values: [rating after, or null]}]}, oldest first;
+ * each pool's line starts at its first game's rating before. */
+export function historySeries(games, poolNames) {
+  const rated = (games || []).filter((g) => !g.void && g.rating_after !== undefined && g.rating_after !== null).slice().reverse();
+  const names = poolNames.filter((p) => rated.some((g) => g.pool === p));
+  const x = [0, ...rated.map((_, i) => i + 1)];
+  const pools = names.map((name) => {
+    const first = rated.find((g) => g.pool === name);
+    const values = [first === rated[0] ? first.rating_before : null];
+    let last = null;
+    for (const g of rated) {
+      if (g.pool === name) last = g.rating_after;
+      values.push(g.pool === name ? g.rating_after : last);
+    }
+    return { name, values };
+  });
+  return { x, pools, games: rated };
+}
+
+/** A pool's title from its name. */
+export function poolTitle(name, pools = POOLS) {
+  const p = pools.find((q) => q.name === name);
+  return p ? p.title : name;
+}
+
+/**
+ * The rated-play store: the pools, the queue state ({state, pool, waited_seconds, ...}),
+ * and the actions (find, cancel). `changed()` is called after each change. Once seated, the
+ * seat is kept as any game's and the page goes to the table.
+ */
+export function createRated(changed) {
+  const s = {
+    account: accountOf(),
+    pools: POOLS,
+    pool: localStorage.getItem("blef:pool") || "standard-2",
+    queue: null, // the last answer of GET /ladder/queue
+    busy: false,
+    problem: null, // the last refusal, in words
+  };
+  let alive = true;
+  let timer = null;
+
+  async function poll() {
+    if (!alive || !s.account) return;
+    try {
+      const { data } = await api("/ladder/queue", { token: s.account.secret });
+      if (!alive) return;
+      s.queue = data;
+      if (data.state === "seated") return seated(data);
+      changed();
+    } catch (e) {
+      if (!alive) return;
+      if (e instanceof ApiError && e.code === "unknown_account") {
+        s.problem = words(e);
+        s.queue = null;
+        changed();
+      }
+      /* offline for now: the next poll retries */
+    }
+  }
+
+  // Seated: the seat is kept as any game's; the page goes to the table only when this person
+  // was looking for a game here (a lobby opened later shows a link instead).
+  function seated(data) {
+    keepSeat(data.game_uuid, { player_uuid: data.player_uuid, nickname: s.account.handle, rated: data.pool || s.pool });
+    const go = !!timer || s.busy;
+    stopPolling();
+    changed();
+    if (!go) return;
+    announce("A rated game is ready: going to your table.");
+    location.hash = `#/game/${data.game_uuid}`;
+  }
+
+  function startPolling() {
+    if (timer) return;
+    timer = setInterval(poll, 1000);
+  }
+
+  function stopPolling() {
+    clearInterval(timer);
+    timer = null;
+  }
+
+  const actions = {
+    choosePool(name) {
+      s.pool = name;
+      localStorage.setItem("blef:pool", name);
+      changed();
+    },
+    async find() {
+      if (s.busy || !s.account) return;
+      s.busy = true;
+      s.problem = null;
+      changed();
+      try {
+        const { data } = await api("/ladder/queue", { method: "POST", body: { pool: s.pool }, token: s.account.secret });
+        s.queue = data;
+        if (data.state === "seated") return seated(data);
+        startPolling();
+        announce(`Looking for a rated game: ${poolTitle(s.pool, s.pools)}.`);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === "already_at_table") {
+          await poll();
+          if (s.queue && s.queue.state === "seated") return;
+        }
+        s.problem = words(e);
+        fail(e);
+      } finally {
+        s.busy = false;
+        changed();
+      }
+    },
+    async cancel() {
+      if (s.busy || !s.account) return;
+      s.busy = true;
+      changed();
+      try {
+        const { data } = await api("/ladder/queue", { method: "DELETE", token: s.account.secret });
+        s.queue = data;
+        if (data.state === "seated") return seated(data);
+        stopPolling();
+        toast("You left the queue.");
+        announce("You left the queue.");
+      } catch (e) { fail(e); } finally {
+        s.busy = false;
+        changed();
+      }
+    },
+    signedIn(account) {
+      s.account = account;
+      s.queue = null;
+      s.problem = null;
+      poll();
+      changed();
+    },
+    signedOut() {
+      stopPolling();
+      s.account = null;
+      s.queue = null;
+      s.problem = null;
+      changed();
+    },
+  };
+
+  return {
+    s,
+    actions,
+    start() {
+      api("/ladder/pools").then(({ data }) => {
+        if (!alive || !Array.isArray(data) || !data.length) return;
+        s.pools = data;
+        if (!data.some((p) => p.name === s.pool)) s.pool = data[0].name;
+        changed();
+      }).catch(() => { /* the built-in list stands */ });
+      if (s.account) poll().then(() => {
+        const q = s.queue;
+        if (q && (q.state === "waiting" || q.state === "forming")) startPolling();
+      });
+    },
+    startPolling,
+    stop() {
+      alive = false;
+      stopPolling();
+    },
+  };
+}
+
+/** Make an account with `handle`; the account kept ({handle, secret}). */
+export async function makeAccount(handle) {
+  const { data } = await api("/ladder/accounts", { method: "POST", body: { handle } });
+  const account = { handle: data.handle, secret: data.secret };
+  keepAccount(account);
+  return account;
+}
+
+/** Sign in with a key pasted from another browser: the account, kept only if the service
+ * knows it (a refusal throws, and nothing is stored). */
+export async function signIn(key) {
+  const secret = key.trim();
+  const { data } = await api("/ladder/me", { token: secret });
+  const account = { handle: data.handle, secret };
+  keepAccount(account);
+  return account;
+}

@@ -1,0 +1,338 @@
+// The screens of accounts and rated games: the lobby's panel (account, pool, queue), the
+// rating change at a rated game's end, the leaderboard and a player's profile. Views of the
+// store in ladder.js; components are declared once, at the top level, so a new answer
+// patches the page and never replaces a control in use.
+import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
+import { api, ApiError } from "./api.js";
+import { words } from "./errors.js";
+import {
+  accountOf, createRated, forgetAccount, historySeries, makeAccount, POOLS, poolTitle, rating, resultLine, signed,
+  signIn, waitingLine, WIDENING,
+} from "./ladder.js";
+import { announce, fail, html, toast } from "./ui.js";
+import uPlot from "./uplot.js";
+
+const POOL_COLOURS = { "standard-2": "#0a58ca", "standard-3-8": "#b02a37" };
+const POOL_DASH = { "standard-2": [], "standard-3-8": [8, 5] };
+
+function copyKey(secret) {
+  const done = () => { toast("Your key is copied. Keep it to yourself."); announce("Your key is copied."); };
+  if (navigator.clipboard) navigator.clipboard.writeText(secret).then(done, () => toast("Open “Show my key” and copy it from there.", true));
+  else toast("Open “Show my key” and copy it from there.", true);
+}
+
+/** The lobby's panel: make an account (with the lobby's name) or sign in with a key, then
+ * choose a pool and find a rated game; the waiting state with its Cancel. */
+export function RatedPanel({ name, checkName }) {
+  const [, bump] = useReducer((n) => n + 1, 0);
+  const store = useMemo(() => createRated(bump), []);
+  useEffect(() => { store.start(); return () => store.stop(); }, [store]);
+  const { s, actions } = store;
+  const [fresh, setFresh] = useState(false); // the account was made just now: say to copy its key
+  const q = s.queue;
+  const waiting = !!q && (q.state === "waiting" || q.state === "forming");
+  const wasWaiting = useRef(false);
+  useEffect(() => {
+    if (waiting && !wasWaiting.current) document.getElementById("waiting-title")?.focus();
+    if (!waiting && wasWaiting.current) document.getElementById("find-rated")?.focus();
+    wasWaiting.current = waiting;
+  }, [waiting]);
+
+  const make = async () => {
+    const handle = checkName();
+    if (!handle || s.busy) return;
+    s.busy = true;
+    bump();
+    try {
+      const account = await makeAccount(handle);
+      setFresh(true);
+      actions.signedIn(account);
+      announce(`Your account ${account.handle} is made. Copy your key and keep it safe.`);
+      setTimeout(() => document.getElementById("account-title")?.focus(), 0);
+    } catch (e) { fail(e); } finally { s.busy = false; bump(); }
+  };
+  const signOut = () => {
+    if (!confirm("Sign out on this browser? Without your key you cannot come back to this account: copy it first.")) return;
+    forgetAccount();
+    setFresh(false);
+    actions.signedOut();
+    toast("You are signed out on this browser.");
+    setTimeout(() => document.getElementById("make-account")?.focus(), 0);
+  };
+
+  return html`<section class="panel rated" aria-labelledby="rated-title">
+    <h2 id="rated-title">Rated games against people</h2>
+    ${s.account ? html`<${Account} s=${s} fresh=${fresh} onSignOut=${signOut} />`
+      : html`<${NoAccount} s=${s} name=${name} onMake=${make} onSignedIn=${(a) => { actions.signedIn(a); setTimeout(() => document.getElementById("account-title")?.focus(), 0); }} />`}
+    ${s.account ? html`<${FindRated} s=${s} actions=${actions} waiting=${waiting} />` : null}
+  </section>`;
+}
+
+function NoAccount({ s, name, onMake, onSignedIn }) {
+  const [key, setKey] = useState("");
+  const [problem, setProblem] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (ev) => {
+    ev.preventDefault();
+    if (busy) return;
+    if (!key.trim()) { setProblem("Paste your key first."); return; }
+    setBusy(true);
+    try {
+      const account = await signIn(key);
+      setKey("");
+      setProblem(null);
+      toast(`Signed in as ${account.handle}.`);
+      onSignedIn(account);
+    } catch (e) {
+      const text = e instanceof ApiError && (e.code === "unknown_account" || e.code === "invalid_parameter")
+        ? "That key opens no account. Check that you pasted all of it (43 characters)." : words(e);
+      setProblem(text);
+      announce(text);
+    } finally { setBusy(false); }
+  };
+  return html`<p>Play people near your level and earn a rating. It takes an account: just your name above, no e-mail, no password.</p>
+    <div class="row"><button id="make-account" class="primary" disabled=${s.busy} onClick=${onMake}>Make an account${name.trim() ? ` as ${name.trim()}` : ""}</button></div>
+    <details class="sign-in" open=${!!problem}>
+      <summary>Already have an account on another browser? Sign in with your key</summary>
+      <form onSubmit=${submit}>
+        <div class="field"><label for="account-key">Your key</label>
+          <input id="account-key" type="password" autocomplete="off" spellcheck="false" value=${key} aria-describedby="key-help"
+            aria-invalid=${problem ? "true" : "false"} onInput=${(e) => setKey(e.currentTarget.value)} />
+          <small id="key-help" class=${problem ? "problem" : "muted"}>${problem || "Paste the key you copied on your other browser. It is sent only to this server, never in a link."}</small></div>
+        <button type="submit" id="sign-in" disabled=${busy}>Sign in</button>
+      </form>
+    </details>`;
+}
+
+function Account({ s, fresh, onSignOut }) {
+  const [shown, setShown] = useState(false);
+  const a = s.account;
+  return html`<div class="account">
+    <h3 id="account-title" tabindex="-1">Signed in as <b>${a.handle}</b></h3>
+    ${s.problem ? html`<p class="notice">${s.problem}</p>` : null}
+    <div class=${`key-box${fresh ? " fresh" : ""}`}>
+      <p>${fresh ? html`<b>Your account is made.</b> ` : null}This browser keeps your <b>key</b>: it is the only way into this account.
+        To play on another browser, copy the key and paste it there. <b>Never share it</b>: whoever has it plays as you.</p>
+      <div class="row">
+        <button id="copy-key" class=${fresh ? "primary" : ""} onClick=${() => copyKey(a.secret)}>Copy your key</button>
+        <button class="small link" aria-expanded=${shown ? "true" : "false"} onClick=${() => setShown(!shown)}>${shown ? "Hide my key" : "Show my key"}</button>
+      </div>
+      ${shown ? html`<input id="shown-key" class="mono" readonly aria-label="Your key" value=${a.secret} />` : null}
+    </div>
+    <p class="row"><a href=${`#/player/${encodeURIComponent(a.handle)}`} id="my-profile">Your profile</a>
+      <a href=${`#/ladder/${s.pool}`}>Leaderboard</a>
+      <button class="small" id="sign-out" onClick=${onSignOut}>Sign out</button></p>
+  </div>`;
+}
+
+function FindRated({ s, actions, waiting }) {
+  const q = s.queue;
+  const seatedElsewhere = q && q.state === "seated";
+  return html`<div class="find">
+    <fieldset class="levels" disabled=${waiting}>
+      <legend>Which rated game?</legend>
+      ${s.pools.map((p) => html`<label key=${p.name} class="level">
+        <input type="radio" name="pool" value=${p.name} checked=${s.pool === p.name} onChange=${() => actions.choosePool(p.name)} />
+        <span><b>${p.title}</b> <small>${p.max_players === 2 ? "You against one other person." : `You and ${p.min_players - 1} to ${p.max_players - 1} others.`} Classic rules, ${p.time_limit || 60} s per move.</small></span></label>`)}
+    </fieldset>
+    ${waiting ? html`<div class="waiting" aria-labelledby="waiting-title">
+        <h3 id="waiting-title" tabindex="-1">Looking for a rated game: ${poolTitle(q.pool || s.pool, s.pools)}</h3>
+        <p id="waited" aria-live="off">${q.state === "forming" ? "Found! Setting up the table…" : waitingLine(q.waited_seconds)}</p>
+        <p class="muted small">${WIDENING}</p>
+        <button id="cancel-rated" disabled=${s.busy} onClick=${actions.cancel}>Cancel</button>
+      </div>`
+      : seatedElsewhere ? html`<p class="notice" id="rated-in-play">You have a rated game in play. <a href=${`#/game/${q.game_uuid}`}>Go to your table</a>.</p>`
+      : html`<button id="find-rated" class="primary big" disabled=${s.busy} onClick=${actions.find}>Find a rated game</button>
+        <p class="muted small">You play as ${s.account.handle}; the page takes you to the table as soon as the others are found.</p>`}
+    ${s.problem && !waiting ? html`<p class="problem" id="rated-problem">${s.problem}</p>` : null}
+  </div>`;
+}
+
+/** At a rated game's end: this player's rating change, once the service has settled it. */
+export function RatedResult({ game, pool }) {
+  const [result, setResult] = useState(null);
+  const [late, setLate] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const account = accountOf();
+  useEffect(() => {
+    if (!account) return undefined;
+    let alive = true;
+    let tries = 0;
+    const ask = async () => {
+      tries += 1;
+      try {
+        const { data } = await api("/ladder/queue", { token: account.secret });
+        if (!alive) return;
+        const last = data.last_result;
+        if (last && last.game_uuid === game) {
+          setResult(last);
+          announce(resultLine(last));
+          return;
+        }
+      } catch { /* asked again below */ }
+      if (!alive) return;
+      if (tries >= 30) setLate(true);
+      else setTimeout(ask, 1000);
+    };
+    ask();
+    return () => { alive = false; };
+  }, [game]);
+  if (!account) return html`<p class="muted">This was a rated game; sign in on this browser to see your rating.</p>`;
+  const again = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await api("/ladder/queue", { method: "POST", body: { pool }, token: account.secret });
+      location.hash = "#/";
+    } catch (e) { fail(e); setBusy(false); }
+  };
+  const up = result && !result.void && result.change > 0;
+  const down = result && !result.void && result.change < 0;
+  return html`<div class="rated-result">
+    <p id="rating-change" class=${`rating-change${up ? " up" : down ? " down" : ""}`}>${result ? resultLine(result)
+      : late ? "Your rating is not updated yet: see your profile in a minute." : "Working out your new rating…"}</p>
+    <p class="row"><button id="find-another" class="primary" disabled=${busy || !(result || late)} onClick=${again}>Find another rated game</button>
+      <a class="button" href=${`#/ladder/${pool}`} id="to-leaderboard">Leaderboard</a>
+      <a class="button" href=${`#/player/${encodeURIComponent(account.handle)}`} id="to-profile">Your profile</a></p>
+  </div>`;
+}
+
+function PoolTabs({ pools, current }) {
+  return html`<nav class="row" aria-label="Pools">${pools.map((p) => html`<a key=${p.name} class="button small" href=${`#/ladder/${p.name}`}
+    aria-current=${p.name === current ? "page" : null}>${p.title}</a>`)}</nav>`;
+}
+
+/** `#/ladder/<pool>`: the top players of a pool and, when signed in, your rank. */
+export function Leaderboard({ pool }) {
+  const [board, setBoard] = useState(null);
+  const [error, setError] = useState(null);
+  const [pools, setPools] = useState(POOLS);
+  const account = accountOf();
+  const load = () => {
+    setError(null);
+    api(`/ladder/leaderboard/${encodeURIComponent(pool)}?limit=100`, { token: account ? account.secret : undefined })
+      .then(({ data }) => setBoard(data))
+      .catch((e) => setError(e));
+  };
+  useEffect(() => {
+    load();
+    api("/ladder/pools").then(({ data }) => Array.isArray(data) && data.length && setPools(data)).catch(() => {});
+  }, [pool]);
+  const title = board ? board.title : poolTitle(pool, pools);
+  useEffect(() => { document.title = `Leaderboard: ${title} · Blef`; }, [title]);
+  return html`<section class="panel board">
+    <h1 id="page-heading" tabindex="-1">Leaderboard: ${title}</h1>
+    <${PoolTabs} pools=${pools} current=${pool} />
+    ${error ? html`<p class="problem">${words(error)}</p>` : !board ? html`<p>Loading…</p>` : html`
+      <${YourRank} you=${board.you} account=${account} />
+      ${board.players.length ? html`<table class="ratings" id="leaderboard">
+        <caption>The top ${board.players.length} player${board.players.length === 1 ? "" : "s"}, by rating</caption>
+        <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead>
+        <tbody>${board.players.map((p) => html`<tr key=${p.handle} class=${account && p.handle === account.handle ? "me" : ""}>
+          <td>${p.rank}</td>
+          <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${p.handle}</a>${account && p.handle === account.handle ? " (you)" : ""}</td>
+          <td>${rating(p.rating)}${p.provisional ? html` <abbr class="prov" title="provisional: fewer than 10 games">*</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
+          <td>${p.games}</td></tr>`)}</tbody>
+      </table>
+      <p class="muted small">* provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
+        A rating starts at 0 and grows as the service grows sure you play well.</p>`
+      : html`<p>Nobody has played a rated game in this pool yet. <a href="#/">Be the first</a>.</p>`}`}
+    <p><button class="small" onClick=${load}>Refresh</button> <a class="button small" href="#/">Back to the lobby</a></p>
+  </section>`;
+}
+
+function YourRank({ you, account }) {
+  if (!account) return html`<p class="muted">Sign in (in the lobby) to see your own rank.</p>`;
+  if (!you) return null;
+  if (you.rated === false || you.rank === null || you.rank === undefined)
+    return html`<p id="your-rank">You (${you.handle}) have no rating in this pool yet: play a rated game in it.</p>`;
+  return html`<p id="your-rank" class="your-rank">Your rank: <b>${you.rank}</b> · rating ${rating(you.rating)} after ${you.games} game${you.games === 1 ? "" : "s"}.</p>`;
+}
+
+/** `#/player/<handle>`: ratings by pool, the rating history as a chart and a table, and the
+ * recent rated games with their replays. */
+export function Profile({ handle }) {
+  const [profile, setProfile] = useState(null);
+  const [error, setError] = useState(null);
+  const [pools, setPools] = useState(POOLS);
+  useEffect(() => {
+    api(`/ladder/players/${encodeURIComponent(handle)}`).then(({ data }) => setProfile(data)).catch((e) => setError(e));
+    api("/ladder/pools").then(({ data }) => Array.isArray(data) && data.length && setPools(data)).catch(() => {});
+  }, [handle]);
+  useEffect(() => { document.title = `${handle} · Blef`; }, [handle]);
+  const series = useMemo(() => profile ? historySeries(profile.games, pools.map((p) => p.name)) : null, [profile, pools]);
+  if (error) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1>
+    <p class="problem">${words(error)}</p><p><a class="button" href="#/">Back to the lobby</a></p></section>`;
+  if (!profile) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1><p>Loading…</p></section>`;
+  const me = accountOf();
+  return html`<section class="panel profile">
+    <h1 id="page-heading" tabindex="-1">${profile.handle}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
+    <h2>Ratings</h2>
+    ${profile.ratings.length ? html`<table class="ratings" id="pool-ratings">
+      <caption class="sr-only">Ratings by pool</caption>
+      <thead><tr><th scope="col">Pool</th><th scope="col">Rating</th><th scope="col">Rank</th><th scope="col">Games</th></tr></thead>
+      <tbody>${profile.ratings.map((r) => html`<tr key=${r.pool}>
+        <td><a href=${`#/ladder/${r.pool}`}>${poolTitle(r.pool, pools)}</a></td>
+        <td>${rating(r.rating)}${r.provisional ? " (provisional)" : ""}</td><td>${r.rank ?? "–"}</td><td>${r.games}</td></tr>`)}</tbody>
+    </table>` : html`<p>No rated game yet.</p>`}
+    ${series && series.games.length ? html`<h2 id="history-title">Rating over the last ${series.games.length} rated game${series.games.length === 1 ? "" : "s"}</h2>
+      <div class="history-wrap">
+        <figure class="chart-figure" aria-labelledby="chart-caption">
+          <${RatingChart} series=${series} />
+          <figcaption id="chart-caption" class="muted small">${series.pools.map((p) => html`<span key=${p.name} class=${`key key-${p.name}`}>${poolTitle(p.name, pools)}</span>`)}
+            Rating after each game, oldest on the left. The same numbers are in the table.</figcaption>
+        </figure>
+        <${HistoryTable} games=${series.games} pools=${pools} />
+      </div>` : null}
+    <p><a class="button small" href=${`#/ladder/${(profile.ratings[0] && profile.ratings[0].pool) || "standard-2"}`}>Leaderboard</a>
+      <a class="button small" href="#/">Back to the lobby</a></p>
+  </section>`;
+}
+
+function HistoryTable({ games, pools }) {
+  const rows = games.slice().reverse(); // newest first
+  return html`<div class="table-scroll"><table class="ratings history-table" id="rating-history">
+    <caption>Recent rated games, newest first</caption>
+    <thead><tr><th scope="col">Game</th><th scope="col">Pool</th><th scope="col">Place</th><th scope="col">Rating</th><th scope="col">Replay</th></tr></thead>
+    <tbody>${rows.map((g, i) => html`<tr key=${g.game_uuid}>
+      <td>${games.length - i}</td>
+      <td>${poolTitle(g.pool, pools)}</td>
+      <td>${g.place} of ${g.of}</td>
+      <td>${rating(g.rating_before)} → ${rating(g.rating_after)} (${signed(g.change)})</td>
+      <td><a href=${`#/replay/${g.game_uuid}`} aria-label=${`Replay of game ${games.length - i}: ${g.players.join(" beat ")}`}>Replay</a></td></tr>`)}</tbody>
+  </table></div>`;
+}
+
+/** The chart (uPlot on a canvas, hidden from screen readers: the table says the same). */
+function RatingChart({ series }) {
+  const box = useRef(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return undefined;
+    const width = () => Math.max(240, Math.min(640, el.clientWidth || 320));
+    const opts = {
+      width: width(),
+      height: 220,
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false } },
+      scales: { x: { time: false } },
+      axes: [
+        { label: "rated games", stroke: "#1b1b1b", grid: { stroke: "#e5e0d4" }, incrs: [1, 2, 5, 10], values: (u, v) => v.map((x) => String(x)) },
+        { label: "rating", stroke: "#1b1b1b", grid: { stroke: "#e5e0d4" }, size: 50 },
+      ],
+      series: [{}, ...series.pools.map((p) => ({
+        label: p.name,
+        stroke: POOL_COLOURS[p.name] || "#333",
+        dash: POOL_DASH[p.name] || [],
+        width: 2.5,
+        points: { show: true, size: 7 },
+        spanGaps: false,
+      }))],
+    };
+    const chart = new uPlot(opts, [series.x, ...series.pools.map((p) => p.values)], el);
+    const onResize = () => chart.setSize({ width: width(), height: 220 });
+    addEventListener("resize", onResize);
+    return () => { removeEventListener("resize", onResize); chart.destroy(); };
+  }, [series]);
+  return html`<div class="chart" id="rating-chart" ref=${box} aria-hidden="true"></div>`;
+}

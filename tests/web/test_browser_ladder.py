@@ -1,0 +1,164 @@
+"""Accounts and rated games in a real browser against a live `blef serve` (whose clock runs
+the matcher): two people each make an account, find a rated two-player game, meet at the
+same table, finish it, see their rating change, the leaderboard and a profile; a third
+browser signs in with a copied key; a made-up key is refused and nothing is kept. No key
+ever appears in a URL."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from benchmarks.load import Server
+from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SHOTS = os.environ.get("BLEF_SCREENSHOTS") == "1"
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=str(DOCS / name), full_page=True)
+
+
+def _watch_urls(page: Any, seen: list[str]) -> None:
+    page.on("request", lambda request: seen.append(request.url))
+
+
+def _make_account(page: Any, base: str, handle: str) -> str:
+    """Open the lobby, type a name, make an account; the key this browser keeps."""
+    page.goto(base + "/")
+    page.get_by_label("Your name").fill(handle)
+    page.get_by_role("button", name=re.compile("^Make an account")).click()
+    page.get_by_role("heading", name=f"Signed in as {handle}").wait_for()
+    kept = page.evaluate("JSON.parse(localStorage.getItem('blef:account'))")
+    assert kept["handle"] == handle
+    return str(kept["secret"])
+
+
+def test_two_people_make_accounts_meet_at_a_rated_table_and_see_their_ratings_the_board_and_a_profile(
+    server: Server, new_page: Any
+) -> None:
+    alice = new_page(1280, 800)
+    bob = new_page(390, 844)
+    urls: list[str] = []
+    for page in (alice, bob):
+        with_axe(page)
+        _watch_urls(page, urls)
+    alice.context.grant_permissions(["clipboard-read", "clipboard-write"])
+
+    secret_a = _make_account(alice, server.url, "alice")
+    alice.get_by_text("it is the only way into this account").wait_for()
+    assert axe_violations(alice) == []
+    alice.get_by_role("button", name="Copy your key").click()
+    assert alice.evaluate("navigator.clipboard.readText()") == secret_a
+    secret_b = _make_account(bob, server.url, "bob")
+
+    # Alice waits first: the seconds, the widening window in words, a Cancel.
+    alice.get_by_role("radio", name=re.compile("^standard, 2 players")).check()
+    alice.get_by_role("button", name="Find a rated game").click()
+    alice.get_by_role(
+        "heading", name=re.compile("^Looking for a rated game: standard, 2 players")
+    ).wait_for()
+    alice.get_by_text(re.compile(r"^Waited [1-9]\d* seconds? so far")).wait_for()
+    assert alice.get_by_text("the longer you wait, the wider").is_visible()
+    assert alice.get_by_role("button", name="Cancel").is_visible()
+    assert axe_violations(alice) == []
+    # Cancel, and look again: the queue is left and joined in the page.
+    alice.get_by_role("button", name="Cancel").click()
+    alice.get_by_role("button", name="Find a rated game").wait_for()
+    alice.get_by_role("button", name="Find a rated game").click()
+    alice.locator("#waited").wait_for()
+
+    bob.get_by_role("radio", name=re.compile("^standard, 2 players")).check()
+    bob.get_by_role("button", name="Find a rated game").click()
+    alice.wait_for_url(GAME_URL)
+    bob.wait_for_url(GAME_URL)
+    game = GAME_URL.search(alice.url).group(1)  # type: ignore[union-attr]
+    assert GAME_URL.search(bob.url).group(1) == game  # type: ignore[union-attr]
+    for page, handle in ((alice, "alice"), (bob, "bob")):
+        page.locator(".you").get_by_text(handle, exact=True).wait_for()
+        page.get_by_text("Rated game").first.wait_for()
+        page.get_by_role("region", name="Your cards").wait_for()
+
+    # Bob resigns: alice wins.
+    dismiss_reveals(bob)
+    bob.once("dialog", lambda dialog: dialog.accept())
+    bob.get_by_role("button", name="Resign").dispatch_event("click")
+    for page in (alice, bob):
+        page.locator("#winner").wait_for()
+        dismiss_reveals(page)
+    won = re.compile(r"^Your rating: 0\.0 → \d+\.\d \(\+\d+\.\d\), place 1 of 2$")
+    lost = re.compile(r"^Your rating: 0\.0 → −?\d+\.\d \(−\d+\.\d\), place 2 of 2$")
+    alice.locator("#rating-change").get_by_text(won).wait_for()
+    bob.locator("#rating-change").get_by_text(lost).wait_for()
+    assert bob.get_by_role("button", name="Play again with the same players").count() == 0
+    assert bob.get_by_role("button", name="Find another rated game").is_enabled()
+
+    # The leaderboard: both listed, the winner first, and alice's own rank.
+    alice.get_by_role("link", name="Leaderboard", exact=True).last.click()
+    alice.wait_for_url(re.compile(r"#/ladder/standard-2$"))
+    board = alice.locator("#leaderboard tbody tr")
+    board.nth(1).wait_for()
+    assert board.nth(0).inner_text().split("\t")[:2] == ["1", "alice (you)"]
+    assert board.nth(1).inner_text().split("\t")[:2] == ["2", "bob"]
+    assert "*" in board.nth(0).inner_text(), "provisional is marked"
+    assert alice.locator("#your-rank").inner_text().startswith("Your rank: 1")
+    assert axe_violations(alice) == []
+    _shot(alice, "web-leaderboard-desktop.png")
+
+    # Bob's profile: the rating per pool, the chart and the table beside it, the replay.
+    bob.get_by_role("link", name="Your profile").click()
+    bob.wait_for_url(re.compile(r"#/player/bob$"))
+    bob.locator("#rating-chart canvas").wait_for()
+    rows = bob.locator("#rating-history tbody tr")
+    assert rows.count() == 1
+    assert "2 of 2" in rows.first.inner_text()
+    assert rows.first.get_by_role("link", name=re.compile("^Replay")).get_attribute("href") == (
+        f"#/replay/{game}"
+    )
+    assert "standard, 2 players" in bob.locator("#pool-ratings").inner_text()
+    assert axe_violations(bob) == []
+    _shot(bob, "web-profile-phone.png")
+    bob.get_by_role("link", name=re.compile("^Replay")).click()
+    bob.locator(".replay-round").first.wait_for()
+
+    # A third browser signs in with alice's copied key.
+    carol = new_page(390, 844)
+    _watch_urls(carol, urls)
+    carol.goto(server.url + "/")
+    carol.get_by_text("Already have an account on another browser?").click()
+    carol.get_by_label("Your key").fill(secret_a)
+    carol.get_by_role("button", name="Sign in").click()
+    carol.get_by_role("heading", name="Signed in as alice").wait_for()
+
+    for secret in (secret_a, secret_b):
+        assert not [u for u in urls if secret in u], "a key never goes in a URL"
+
+
+def test_a_made_up_key_is_refused_in_words_and_nothing_is_kept(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page(390, 844)
+    with_axe(page)
+    refused: list[int] = []
+    page.on(
+        "response", lambda r: refused.append(r.status) if r.url.endswith("/ladder/me") else None
+    )
+    page.goto(server.url + "/")
+    page.get_by_role("button", name=re.compile("^Make an account")).wait_for()
+    assert axe_violations(page) == []
+    page.get_by_text("Already have an account on another browser?").click()
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_text("Paste your key first.").wait_for()
+    page.get_by_label("Your key").fill("x" * 43)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_text("That key opens no account.").wait_for()
+    assert refused == [400]
+    assert page.evaluate("localStorage.getItem('blef:account')") is None
+    assert page.get_by_role("button", name=re.compile("^Make an account")).is_visible()
+    # A made-up name's profile is told in words.
+    page.goto(server.url + "/#/player/nobody_here")
+    page.get_by_text("No player has that name.").wait_for()
