@@ -7,6 +7,7 @@ import {
   actionName, cardMatters, cardName, checkOf, exampleCards, explainSet, KINDS, SETS, setExists, tableFor,
 } from "../../app/web/static/bets.js";
 import { ERROR_CODES, words } from "../../app/web/static/errors.js";
+import { historySeries, matchWindow, poolTitle, rating, resultLine, signed, waitingLine } from "../../app/web/static/ladder.js";
 import { parseMarkdown } from "../../app/web/static/markdown.js";
 import { commonCount, dealHands, dealRound, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
 import { judgeBet, marksFor, maxCardsFor, rulesInWords, usableJokers } from "../../app/web/static/variants.js";
@@ -246,3 +247,37 @@ if (process.env.BLEF_JS_VARIANTS) {
   }
   console.log("BLEF_VARIANTS " + JSON.stringify({ names: t32.sets.map((s) => s.name), exists, maxCards, verified, dealt }));
 }
+
+test("a rated game's result reads as a sentence, with true minus signs", () => {
+  assert.equal(resultLine({ place: 1, of: 2, rating_before: 0, rating_after: 3.4049, change: 3.4049 }),
+    "Your rating: 0.0 → 3.4 (+3.4), place 1 of 2");
+  assert.equal(resultLine({ place: 2, of: 2, rating_before: 0, rating_after: -1.84, change: -1.84 }),
+    "Your rating: 0.0 → −1.8 (−1.8), place 2 of 2");
+  assert.equal(resultLine({ game_uuid: "g", void: true }), "This game did not count for ratings.");
+  assert.deepEqual([rating(-0.04), signed(0.01), signed(-0.06)], ["0.0", "±0.0", "−0.1"]);
+});
+
+test("the ladder's codes have words, and the waiting line counts seconds", () => {
+  for (const code of ["unknown_account", "handle_taken", "unknown_pool", "unknown_handle", "already_at_table", "ladder_unavailable", "rate_limited"])
+    assert.ok(ERROR_CODES.includes(code), code);
+  assert.equal(waitingLine(1.4), "Waited 1 second so far for players near your level.");
+  assert.equal(waitingLine(12.9), "Waited 12 seconds so far for players near your level.");
+  assert.equal(matchWindow(60), 9);
+  assert.equal(poolTitle("standard-3-8"), "standard, 3–8 players");
+});
+
+test("a profile's games become one line per pool, oldest first, starting from the first rating", () => {
+  const games = [ // newest first, as the service lists them
+    { game_uuid: "c", pool: "standard-3-8", rating_before: 0, rating_after: 2, change: 2, place: 1, of: 3 },
+    { game_uuid: "v", pool: "standard-2", void: true },
+    { game_uuid: "b", pool: "standard-2", rating_before: 3, rating_after: 1, change: -2, place: 2, of: 2 },
+    { game_uuid: "a", pool: "standard-2", rating_before: 0, rating_after: 3, change: 3, place: 1, of: 2 },
+  ];
+  const s = historySeries(games, ["standard-2", "standard-3-8"]);
+  assert.deepEqual(s.x, [0, 1, 2, 3]);
+  assert.deepEqual(s.games.map((g) => g.game_uuid), ["a", "b", "c"]);
+  assert.deepEqual(s.pools, [
+    { name: "standard-2", values: [0, 3, 1, 1] },
+    { name: "standard-3-8", values: [null, null, null, 2] },
+  ]);
+});

@@ -38,7 +38,7 @@ def _make_account(page: Any, base: str, handle: str) -> str:
     return str(kept["secret"])
 
 
-def test_two_people_make_accounts_meet_at_a_rated_table_and_see_their_ratings_the_board_and_a_profile(
+def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_and_profile(
     server: Server, new_page: Any
 ) -> None:
     alice = new_page(1280, 800)
