@@ -20,6 +20,7 @@ SHOTS = os.environ.get("BLEF_SCREENSHOTS") == "1"
 
 def _shot(page: Any, name: str) -> None:
     if SHOTS:
+        page.evaluate("document.getElementById('toast').textContent = ''")
         page.screenshot(path=str(DOCS / name), full_page=True)
 
 

@@ -64,7 +64,7 @@ export function waitingLine(waited) {
   return `Waited ${s} second${s === 1 ? "" : "s"} so far for players near your level.`;
 }
 
-export const WIDENING = "You are matched with players near your level; the longer you wait, the wider that range grows, so someone always comes.";
+export const WIDENING = "You are matched with players near your level; the longer you wait, the wider that range grows, so a match comes sooner.";
 
 /** The rating history of a profile's games (newest first, as the service lists them) as
  * chart data: {x: [1..n], pools: [{name, values: [rating after, or null]}]}, oldest first;

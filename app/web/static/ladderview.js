@@ -275,7 +275,7 @@ export function Profile({ handle }) {
         <td><a href=${`#/ladder/${r.pool}`}>${poolTitle(r.pool, pools)}</a></td>
         <td>${rating(r.rating)}${r.provisional ? " (provisional)" : ""}</td><td>${r.rank ?? "–"}</td><td>${r.games}</td></tr>`)}</tbody>
     </table>` : html`<p>No rated game yet.</p>`}
-    ${series && series.games.length ? html`<h2 id="history-title">Rating over the last ${series.games.length} rated game${series.games.length === 1 ? "" : "s"}</h2>
+    ${series && series.games.length ? html`<h2 id="history-title">Rating after each rated game</h2>
       <div class="history-wrap">
         <figure class="chart-figure" aria-labelledby="chart-caption">
           <${RatingChart} series=${series} />

@@ -82,7 +82,7 @@ function App() {
       <nav aria-label="Site">
         ${route.name === "game" ? html`<button id="help-button" class="small" aria-expanded=${help ? "true" : "false"} onClick=${() => setHelp(!help)}>How to play</button>`
           : html`<a class="button small" href="#/learn">How to play</a>`}
-        <a class="button small" href="#/ladder/standard-2">Leaderboard</a>
+        <a class="button small" href="#/ladder/standard-2">Ratings</a>
         <a class="button small" href="#/">Lobby</a>
       </nav>
     </header>
