@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from itertools import islice
 from typing import Final
 
 from engine.facts import DECK, N_CARDS, Card
@@ -50,6 +52,7 @@ _DEAL_TAG_V2: Final = b"blef/deal/v2"
 _SEATING_TAG: Final = b"blef/seating/v1"
 _SEQUENCE_TAG: Final = b"blef/seed-sequence/v1"
 _DECK_INDICES: Final = tuple(range(N_CARDS))
+_COUNTER: Final = struct.Struct(">Q")  # a seed sequence's counter: 8 bytes, big-endian
 
 SeedSource = Callable[[], bytes]
 """Anything that returns a fresh 32-byte seed each time it is called."""
@@ -82,10 +85,19 @@ def deal_indices(seed: bytes, count: int) -> list[int]:
     return _ordering(_DEAL_TAG, seed, N_CARDS, count)
 
 
-def _deal_number(seed: bytes, total: int) -> int:
-    if total == N_CARDS:
-        return int.from_bytes(hashlib.sha256(_DEAL_TAG + seed).digest(), "big")
-    return int.from_bytes(hashlib.sha512(_DEAL_TAG_V2 + seed).digest(), "big")
+_sha256 = hashlib.sha256
+_sha512 = hashlib.sha512
+_from_bytes = int.from_bytes
+_RADICES: dict[int, tuple[int, ...]] = {}
+"""Deck size -> the radices of the deal, ``(total, total - 1, ..., 1)``, made once."""
+_BIT: Final = tuple(1 << i for i in range(64))
+
+
+def _radices(total: int) -> tuple[int, ...]:
+    radices = _RADICES.get(total)
+    if radices is None:
+        radices = _RADICES[total] = tuple(range(total, 0, -1))
+    return radices
 
 
 def deal_round(
@@ -101,6 +113,9 @@ def deal_round(
     Returns the hands and the common cards, each sorted, and the bit set of the deck's cards
     among them (indices below ``deck_size``: jokers and blanks left out). This is the one
     implementation of the algorithm; :func:`deal_hands`, :func:`deal` and the game call it.
+    (The radices are read from a table made once per deck size, one-card hands skip the
+    sort, and the bits come from a table: the same deal, bit for bit, as the loop the
+    docstring above describes; tests/engine/test_dealing.py holds the two equal.)
     """
     sizes = list(hand_sizes)
     if common:
@@ -108,23 +123,38 @@ def deal_round(
     dealt = sum(sizes)
     if not 0 <= dealt <= total or common < 0:
         raise ValueError(f"cannot deal {dealt} cards from a deck of {total}")
-    n = _deal_number(seed, total)
-    remaining = list(range(total))
+    if total == N_CARDS:
+        n = _from_bytes(_sha256(_DEAL_TAG + seed).digest(), "big")
+        remaining = list(_DECK_INDICES)
+    else:
+        n = _from_bytes(_sha512(_DEAL_TAG_V2 + seed).digest(), "big")
+        remaining = list(range(total))
     pop = remaining.pop
-    left = total
+    radices = iter(_radices(total))
+    bit = _BIT if total <= len(_BIT) else tuple(1 << i for i in range(total))
     mask = 0
     piles: list[tuple[int, ...]] = []
+    add = piles.append
     for size in sizes:
-        pile = []
-        for _ in range(size):
-            n, i = divmod(n, left)
-            left -= 1
+        if size == 1:
+            n, i = divmod(n, next(radices))
             card = pop(i)
-            mask |= 1 << card
-            pile.append(card)
-        pile.sort()
-        piles.append(tuple(pile))
-    mask &= (1 << deck_size) - 1  # jokers and blanks count for no set
+            mask |= bit[card]
+            add((card,))
+        elif size:
+            pile: list[int] = []
+            append = pile.append
+            for left in islice(radices, size):
+                n, i = divmod(n, left)
+                card = pop(i)
+                mask |= bit[card]
+                append(card)
+            pile.sort()
+            add(tuple(pile))
+        else:
+            add(())  # a player who is out
+    if deck_size != total:
+        mask &= (1 << deck_size) - 1  # jokers and blanks count for no set
     if common:
         return piles[:-1], piles[-1], mask
     return piles, (), mask
@@ -195,11 +225,12 @@ def seed_sequence(master: bytes | int | str) -> SeedSource:
         master = master.encode()
     base = _SEQUENCE_TAG + master
     counter = 0
+    sha256, pack = hashlib.sha256, _COUNTER.pack
 
     def next_seed() -> bytes:
         nonlocal counter
         counter += 1
-        return hashlib.sha256(base + counter.to_bytes(8, "big")).digest()
+        return sha256(base + pack(counter)).digest()
 
     return next_seed
 

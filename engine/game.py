@@ -52,6 +52,7 @@ __all__ = ["Game", "Move", "PlayerRow", "RoundRecord", "Status"]
 
 _NO_HANDS: Final[list[tuple[int, ...]]] = []
 _RUNNING: Final = Status.RUNNING
+_new_record: Final = tuple.__new__
 
 
 class Game:
@@ -657,20 +658,25 @@ class Game:
         ended = self._n_active == 1 or (
             eliminated and self._teams_play and sides_left(self.teams, self._cards) == 1
         )
-        record = RoundRecord(
-            self.round_number,
-            tuple(self.nicknames),
-            cards_before,
-            tuple(self.ai_agents),
-            self._hands,
-            self._history,
-            seed,
-            loser,
-            self.max_cards,
-            ended,
-            self._common,
-            self.rules,
-            tuple(self.teams),
+        # tuple.__new__ skips the named tuple's own __new__ (a Python function): the same
+        # record, made once per round.
+        record = _new_record(
+            RoundRecord,
+            (
+                self.round_number,
+                tuple(self.nicknames),
+                cards_before,
+                tuple(self.ai_agents),
+                self._hands,
+                self._history,
+                seed,
+                loser,
+                self.max_cards,
+                ended,
+                self._common,
+                self.rules,
+                tuple(self.teams),
+            ),
         )
         if ended:
             # The final round stays as it ended: every hand shown, no new deal.

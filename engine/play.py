@@ -55,11 +55,12 @@ def play_game(
     rounds: list[RoundRecord] = []
     # One observation per seat, reused: each is a live window on the game.
     observations = [Observation(game, seat) for seat in range(len(by_seat))]
+    acts = [agent.act for agent in by_seat]
     apply = game.apply
     while True:
         seat = game.current_seat
         assert seat is not None
-        record = apply(by_seat[seat].act(observations[seat]))
+        record = apply(acts[seat](observations[seat]))
         if record is not None:
             rounds.append(record)
             if notify:
