@@ -45,6 +45,10 @@ def _build() -> Mangum:
                         self._counting = True
             return service
 
+        @property
+        def built(self) -> GameService | None:
+            return super().built if self._counting else None  # counting too, or get()
+
     app = create_app()
     app.state.services = Metered(app.state.services.settings)
     return Mangum(app, lifespan="off")
