@@ -41,7 +41,6 @@ import hashlib
 import secrets
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from itertools import islice
 from typing import Final
 
 from engine.facts import DECK, N_CARDS, Card
@@ -88,16 +87,7 @@ def deal_indices(seed: bytes, count: int) -> list[int]:
 _sha256 = hashlib.sha256
 _sha512 = hashlib.sha512
 _from_bytes = int.from_bytes
-_RADICES: dict[int, tuple[int, ...]] = {}
-"""Deck size -> the radices of the deal, ``(total, total - 1, ..., 1)``, made once."""
 _BIT: Final = tuple(1 << i for i in range(64))
-
-
-def _radices(total: int) -> tuple[int, ...]:
-    radices = _RADICES.get(total)
-    if radices is None:
-        radices = _RADICES[total] = tuple(range(total, 0, -1))
-    return radices
 
 
 def deal_round(
@@ -113,13 +103,19 @@ def deal_round(
     Returns the hands and the common cards, each sorted, and the bit set of the deck's cards
     among them (indices below ``deck_size``: jokers and blanks left out). This is the one
     implementation of the algorithm; :func:`deal_hands`, :func:`deal` and the game call it.
-    (The radices are read from a table made once per deck size, one-card hands skip the
-    sort, and the bits come from a table: the same deal, bit for bit, as the loop the
-    docstring above describes; tests/engine/test_dealing.py holds the two equal.)
+
+    It is the loop of the module's docstring, made cheaper without changing a card
+    (tests/engine/test_dealing.py holds it equal to that loop): a hand of two or three
+    cards reads its digits with one ``divmod`` by ``left * (left - 1) [* (left - 2)]``
+    (the same digits: ``x % left``, then ``x // left % (left - 1)``, ...) and is sorted by
+    comparisons; the remaining indices stay in increasing order as cards are taken out.
     """
-    sizes = list(hand_sizes)
     if common:
-        sizes.append(common)
+        sizes: Sequence[int] = [*hand_sizes, common]
+    elif type(hand_sizes) is list:
+        sizes = hand_sizes  # only read
+    else:
+        sizes = list(hand_sizes)
     dealt = sum(sizes)
     if not 0 <= dealt <= total or common < 0:
         raise ValueError(f"cannot deal {dealt} cards from a deck of {total}")
@@ -130,25 +126,50 @@ def deal_round(
         n = _from_bytes(_sha512(_DEAL_TAG_V2 + seed).digest(), "big")
         remaining = list(range(total))
     pop = remaining.pop
-    radices = iter(_radices(total))
     bit = _BIT if total <= len(_BIT) else tuple(1 << i for i in range(total))
+    left = total
     mask = 0
     piles: list[tuple[int, ...]] = []
     add = piles.append
     for size in sizes:
         if size == 1:
-            n, i = divmod(n, next(radices))
-            card = pop(i)
-            mask |= bit[card]
-            add((card,))
+            n, i = divmod(n, left)
+            left -= 1
+            a = pop(i)
+            mask |= bit[a]
+            add((a,))
+        elif size == 2:
+            n, x = divmod(n, left * (left - 1))
+            a = pop(x % left)
+            b = pop(x // left)
+            left -= 2
+            mask |= bit[a] | bit[b]
+            add((a, b) if a < b else (b, a))
+        elif size == 3:
+            n, x = divmod(n, left * (left - 1) * (left - 2))
+            x, i = divmod(x, left)
+            a = pop(i)
+            x, i = divmod(x, left - 1)
+            b = pop(i)
+            c = pop(x)
+            left -= 3
+            mask |= bit[a] | bit[b] | bit[c]
+            if a > b:
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+                if a > b:
+                    a, b = b, a
+            add((a, b, c))
         elif size:
             pile: list[int] = []
             append = pile.append
-            for left in islice(radices, size):
+            for _ in range(size):
                 n, i = divmod(n, left)
-                card = pop(i)
-                mask |= bit[card]
-                append(card)
+                left -= 1
+                a = pop(i)
+                mask |= bit[a]
+                append(a)
             pile.sort()
             add(tuple(pile))
         else:
