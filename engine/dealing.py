@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Final
 
@@ -50,6 +51,7 @@ _DEAL_TAG_V2: Final = b"blef/deal/v2"
 _SEATING_TAG: Final = b"blef/seating/v1"
 _SEQUENCE_TAG: Final = b"blef/seed-sequence/v1"
 _DECK_INDICES: Final = tuple(range(N_CARDS))
+_COUNTER: Final = struct.Struct(">Q")  # a seed sequence's counter: 8 bytes, big-endian
 
 SeedSource = Callable[[], bytes]
 """Anything that returns a fresh 32-byte seed each time it is called."""
@@ -82,10 +84,10 @@ def deal_indices(seed: bytes, count: int) -> list[int]:
     return _ordering(_DEAL_TAG, seed, N_CARDS, count)
 
 
-def _deal_number(seed: bytes, total: int) -> int:
-    if total == N_CARDS:
-        return int.from_bytes(hashlib.sha256(_DEAL_TAG + seed).digest(), "big")
-    return int.from_bytes(hashlib.sha512(_DEAL_TAG_V2 + seed).digest(), "big")
+_sha256 = hashlib.sha256
+_sha512 = hashlib.sha512
+_from_bytes = int.from_bytes
+_BIT: Final = tuple(1 << i for i in range(64))
 
 
 def deal_round(
@@ -101,30 +103,79 @@ def deal_round(
     Returns the hands and the common cards, each sorted, and the bit set of the deck's cards
     among them (indices below ``deck_size``: jokers and blanks left out). This is the one
     implementation of the algorithm; :func:`deal_hands`, :func:`deal` and the game call it.
+
+    It is the loop of the module's docstring, made cheaper without changing a card
+    (tests/engine/test_dealing.py holds it equal to that loop): a hand of two or three
+    cards reads its digits with one ``divmod`` by ``left * (left - 1) [* (left - 2)]``
+    (the same digits: ``x % left``, then ``x // left % (left - 1)``, ...) and is sorted by
+    comparisons; the remaining indices stay in increasing order as cards are taken out.
     """
-    sizes = list(hand_sizes)
     if common:
-        sizes.append(common)
+        sizes: Sequence[int] = [*hand_sizes, common]
+    elif type(hand_sizes) is list:
+        sizes = hand_sizes  # only read
+    else:
+        sizes = list(hand_sizes)
     dealt = sum(sizes)
     if not 0 <= dealt <= total or common < 0:
         raise ValueError(f"cannot deal {dealt} cards from a deck of {total}")
-    n = _deal_number(seed, total)
-    remaining = list(range(total))
+    if total == N_CARDS:
+        n = _from_bytes(_sha256(_DEAL_TAG + seed).digest(), "big")
+        remaining = list(_DECK_INDICES)
+    else:
+        n = _from_bytes(_sha512(_DEAL_TAG_V2 + seed).digest(), "big")
+        remaining = list(range(total))
     pop = remaining.pop
+    bit = _BIT if total <= len(_BIT) else tuple(1 << i for i in range(total))
     left = total
     mask = 0
     piles: list[tuple[int, ...]] = []
+    add = piles.append
     for size in sizes:
-        pile = []
-        for _ in range(size):
+        if size == 1:
             n, i = divmod(n, left)
             left -= 1
-            card = pop(i)
-            mask |= 1 << card
-            pile.append(card)
-        pile.sort()
-        piles.append(tuple(pile))
-    mask &= (1 << deck_size) - 1  # jokers and blanks count for no set
+            a = pop(i)
+            mask |= bit[a]
+            add((a,))
+        elif size == 2:
+            n, x = divmod(n, left * (left - 1))
+            a = pop(x % left)
+            b = pop(x // left)
+            left -= 2
+            mask |= bit[a] | bit[b]
+            add((a, b) if a < b else (b, a))
+        elif size == 3:
+            n, x = divmod(n, left * (left - 1) * (left - 2))
+            x, i = divmod(x, left)
+            a = pop(i)
+            x, i = divmod(x, left - 1)
+            b = pop(i)
+            c = pop(x)
+            left -= 3
+            mask |= bit[a] | bit[b] | bit[c]
+            if a > b:
+                a, b = b, a
+            if b > c:
+                b, c = c, b
+                if a > b:
+                    a, b = b, a
+            add((a, b, c))
+        elif size:
+            pile: list[int] = []
+            append = pile.append
+            for _ in range(size):
+                n, i = divmod(n, left)
+                left -= 1
+                a = pop(i)
+                mask |= bit[a]
+                append(a)
+            pile.sort()
+            add(tuple(pile))
+        else:
+            add(())  # a player who is out
+    if deck_size != total:
+        mask &= (1 << deck_size) - 1  # jokers and blanks count for no set
     if common:
         return piles[:-1], piles[-1], mask
     return piles, (), mask
@@ -195,11 +246,12 @@ def seed_sequence(master: bytes | int | str) -> SeedSource:
         master = master.encode()
     base = _SEQUENCE_TAG + master
     counter = 0
+    sha256, pack = hashlib.sha256, _COUNTER.pack
 
     def next_seed() -> bytes:
         nonlocal counter
         counter += 1
-        return hashlib.sha256(base + counter.to_bytes(8, "big")).digest()
+        return sha256(base + pack(counter)).digest()
 
     return next_seed
 

@@ -52,6 +52,7 @@ __all__ = ["Game", "Move", "PlayerRow", "RoundRecord", "Status"]
 
 _NO_HANDS: Final[list[tuple[int, ...]]] = []
 _RUNNING: Final = Status.RUNNING
+_new_record: Final = tuple.__new__
 
 
 class Game:
@@ -66,11 +67,9 @@ class Game:
         "_cards",
         "_check",
         "_common",
-        "_current",
         "_hands",
         "_history",
         "_mask",
-        "_min_bet",
         "_n_active",
         "_next",
         "_seed",
@@ -80,7 +79,9 @@ class Game:
         "admin",
         "ai_agents",
         "auto_start",
+        "current_seat",
         "max_cards",
+        "min_bet",
         "nicknames",
         "public",
         "ready",
@@ -117,8 +118,12 @@ class Game:
         self._mask = 0
         self._seed: bytes | None = None
         self._history: list[tuple[int, int]] = []
-        self._current: int | None = None
-        self._min_bet = 0
+        self.current_seat: int | None = None
+        """Whose turn it is, as a seat; None in the lobby and once the game is finished.
+        (A plain field, read at every move: the engine alone sets it.)"""
+        self.min_bet = 0
+        """The lowest bet the current player may make (``rules.check``, 88 in the classic
+        game, means only a check is left). A plain field, as :attr:`current_seat`."""
         self._n_active = 0
         self._next: list[int] = []
 
@@ -151,11 +156,7 @@ class Game:
     @property
     def current_player(self) -> str | None:
         """Whose turn it is; None in the lobby and once the game is finished."""
-        return None if self._current is None else self.nicknames[self._current]
-
-    @property
-    def current_seat(self) -> int | None:
-        return self._current
+        return None if self.current_seat is None else self.nicknames[self.current_seat]
 
     @property
     def history(self) -> tuple[Move, ...]:
@@ -166,12 +167,7 @@ class Game:
     @property
     def last_bet(self) -> int | None:
         """The bet on the table in the current round, if any."""
-        return self._min_bet - 1 if self._min_bet else None
-
-    @property
-    def min_bet(self) -> int:
-        """The lowest bet the current player may make (88 means only a check is left)."""
-        return self._min_bet
+        return self.min_bet - 1 if self.min_bet else None
 
     @property
     def commitment(self) -> str | None:
@@ -268,8 +264,8 @@ class Game:
         check once there is a bet. Empty when nobody is to move."""
         if self.status is not Status.RUNNING:
             return []
-        actions = list(range(self._min_bet, self._check))
-        if self._min_bet:
+        actions = list(range(self.min_bet, self._check))
+        if self.min_bet:
             actions.append(self._check)
         return actions
 
@@ -285,8 +281,8 @@ class Game:
         if self.status is not Status.RUNNING or type(action_id) is not int:
             return False
         if action_id == self._check:
-            return self._min_bet > 0
-        return self._min_bet <= action_id < self._check
+            return self.min_bet > 0
+        return self.min_bet <= action_id < self._check
 
     # ------------------------------------------------------------------ the lobby
 
@@ -555,8 +551,8 @@ class Game:
                 seed, self._cards, common, rules.total_cards, rules.deck_size
             )
         self._history = []
-        self._min_bet = 0
-        self._current = first_seat
+        self.min_bet = 0
+        self.current_seat = first_seat
 
     def _rebuild_next(self) -> None:
         cards = self._cards
@@ -573,24 +569,22 @@ class Game:
         """
         if self.status is not _RUNNING:
             self.check_running()
-        current = self._current
+        current = self.current_seat
         assert current is not None
         if by is not None and by != self.nicknames[current]:
             if by not in self.nicknames:
                 raise errors.UnknownPlayer
             raise errors.NotYourTurn
+        min_bet = self.min_bet
         check = self._check
+        if type(action_id) is int and min_bet <= action_id < check:  # a legal bet
+            self._history.append((current, action_id))
+            self.min_bet = action_id + 1
+            self.current_seat = self._next[current]
+            return None
         if type(action_id) is not int or not 0 <= action_id <= check:
             raise errors.InvalidAction(f"Action ID must be an integer between 0 and {check}")
-        min_bet = self._min_bet
-        if action_id < check:
-            if action_id < min_bet:
-                raise errors.IllegalAction
-            self._history.append((current, action_id))
-            self._min_bet = action_id + 1
-            self._current = self._next[current]
-            return None
-        if not min_bet:
+        if action_id < check or not min_bet:  # a bet too low, or a check before any bet
             raise errors.IllegalAction
         return self._resolve_check(current)
 
@@ -626,7 +620,7 @@ class Game:
         """
         if self.status is not _RUNNING:
             self.check_running()
-        current = self._current
+        current = self.current_seat
         assert current is not None
         return self._lose_round(current)
 
@@ -650,27 +644,32 @@ class Game:
         self._history.append((loser, self._check + 1))
         seed = self._seed
         assert seed is not None
-        self._current = None
+        self.current_seat = None
         if eliminated:
             self._n_active -= 1
             self._rebuild_next()
         ended = self._n_active == 1 or (
             eliminated and self._teams_play and sides_left(self.teams, self._cards) == 1
         )
-        record = RoundRecord(
-            self.round_number,
-            tuple(self.nicknames),
-            cards_before,
-            tuple(self.ai_agents),
-            self._hands,
-            self._history,
-            seed,
-            loser,
-            self.max_cards,
-            ended,
-            self._common,
-            self.rules,
-            tuple(self.teams),
+        # tuple.__new__ skips the named tuple's own __new__ (a Python function): the same
+        # record, made once per round.
+        record = _new_record(
+            RoundRecord,
+            (
+                self.round_number,
+                tuple(self.nicknames),
+                cards_before,
+                tuple(self.ai_agents),
+                self._hands,
+                self._history,
+                seed,
+                loser,
+                self.max_cards,
+                ended,
+                self._common,
+                self.rules,
+                tuple(self.teams),
+            ),
         )
         if ended:
             # The final round stays as it ended: every hand shown, no new deal.
@@ -701,7 +700,7 @@ class Game:
         cards = self._cards
         if not cards[seat]:
             raise errors.UnknownPlayer(f"{nickname!r} is already out of the game")
-        current = self._current
+        current = self.current_seat
         assert current is not None
         cards_before = tuple(cards)
         cards[seat] = 0
@@ -724,7 +723,7 @@ class Game:
             self._mask,
             self._seed,
             list(self._history),
-            self._current,
+            self.current_seat,
             list(self.ready),
             self.auto_start,
             self.rules,
@@ -752,8 +751,8 @@ class Game:
         if game._n_active:
             game._rebuild_next()
         if parts.status is Status.RUNNING:
-            game._current = parts.current
-            game._min_bet = game._history[-1][1] + 1 if game._history else 0
+            game.current_seat = parts.current
+            game.min_bet = game._history[-1][1] + 1 if game._history else 0
         return game
 
     def to_dict(self) -> dict[str, Any]:

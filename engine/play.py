@@ -55,16 +55,23 @@ def play_game(
     rounds: list[RoundRecord] = []
     # One observation per seat, reused: each is a live window on the game.
     observations = [Observation(game, seat) for seat in range(len(by_seat))]
+    acts = [agent.act for agent in by_seat]
+    # Told of each round: every agent, in seating order, but those that keep Agent's own
+    # round_ended (which does nothing), so that a round costs them no call.
+    told = [
+        agent.round_ended
+        for agent in by_seat
+        if notify and getattr(agent.round_ended, "__func__", None) is not Agent.round_ended
+    ]
     apply = game.apply
     while True:
         seat = game.current_seat
         assert seat is not None
-        record = apply(by_seat[seat].act(observations[seat]))
+        record = apply(acts[seat](observations[seat]))
         if record is not None:
             rounds.append(record)
-            if notify:
-                for agent in by_seat:
-                    agent.round_ended(record)
+            for round_ended in told:
+                round_ended(record)
             if record.ended_game:
                 break
     winner = game.winner

@@ -7,6 +7,7 @@ import threading
 from typing import TYPE_CHECKING, Annotated
 
 from fastapi import Depends, Header, Request
+from starlette.concurrency import run_in_threadpool
 
 from app.config.settings import Settings
 from app.service import GameService
@@ -30,6 +31,11 @@ class ServiceProvider:
             with self._lock:
                 if self._service is None:
                     self._service = GameService(build_store(self.settings), self.settings)
+        return self._service
+
+    @property
+    def built(self) -> GameService | None:
+        """The service if it is built already (None: :meth:`get` builds it)."""
         return self._service
 
     def close(self) -> None:
@@ -62,20 +68,27 @@ class LadderProvider:
                     self._ladder = ladder
         return self._ladder
 
-    def built(self) -> Ladder | None:
-        return self._ladder
-
     def close(self) -> None:
         if self._ladder is not None:
             self._ladder.store.close()
 
 
-def get_service(request: Request) -> GameService:
+async def get_service(request: Request) -> GameService:
+    """The app's service. Once it is built this is read on the event loop (no worker
+    thread per dependency: a request's own CPU); the first request builds it in a worker
+    thread, as a blocking call should be."""
     provider: ServiceProvider = request.app.state.services
-    return provider.get()
+    service = provider.built
+    if service is None:
+        service = await run_in_threadpool(provider.get)
+    return service
 
 
-def bearer_credential(
+# The dependencies below only read headers: ``async def`` runs them on the event loop
+# instead of handing each to a worker thread and back (CPU paid on every request).
+
+
+async def bearer_credential(
     authorization: Annotated[
         str | None,
         Header(description="`Bearer <player UUID>`: the player's (or admin's) secret"),
@@ -91,7 +104,7 @@ def bearer_credential(
     return token.strip()
 
 
-def idempotency_key(
+async def idempotency_key(
     key: Annotated[
         str | None,
         Header(
@@ -109,7 +122,7 @@ def idempotency_key(
     return key
 
 
-def required_bearer(
+async def required_bearer(
     token: Annotated[str | None, Depends(bearer_credential)],
 ) -> str:
     """The Bearer credential of a route that takes it from the header only: its absence

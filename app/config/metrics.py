@@ -30,7 +30,7 @@ import threading
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Final
+from typing import Any, Final
 
 SERVICE: Final = "blef"
 DEFAULT_NAMESPACE: Final = "Blef"
@@ -99,34 +99,47 @@ def namespace() -> str:
     return os.environ.get("POWERTOOLS_METRICS_NAMESPACE") or DEFAULT_NAMESPACE
 
 
+_providers: dict[str, Any] = {}
+"""The EMF provider of each namespace, made once: printing its line clears it back to
+how it was made (Powertools' ``clear_metrics``), so a warm Lambda reuses it."""
+
+
+def _emitted(code: str | None, metrics: list[tuple[str, str, float]]) -> None:
+    """Print one EMF line of ``metrics`` (name, unit, value), with the dimension ``code``."""
+    from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (  # noqa: PLC0415
+        AmazonCloudWatchEMFProvider,
+    )
+
+    ns = namespace()
+    emf = _providers.pop(ns, None)  # out while in use: a line that fails drops it
+    if emf is None:
+        emf = AmazonCloudWatchEMFProvider(
+            namespace=ns, service=SERVICE, default_dimensions={"service": SERVICE}
+        )
+    if code is not None:
+        emf.add_dimension("code", code)
+    for name, unit, value in metrics:
+        emf.add_metric(name=name, unit=unit, value=value)
+    emf.flush_metrics()
+    _providers[ns] = emf
+
+
 def flush() -> None:
     """Print what was counted as EMF lines (one for the counts, one per refusal code), and
     zero the counts. Prints nothing when nothing was counted."""
     counts, refusals, durations = tally.take()
     if not counts and not refusals and not durations:
         return
-    from aws_lambda_powertools.metrics.provider.cloudwatch_emf.cloudwatch import (  # noqa: PLC0415
-        AmazonCloudWatchEMFProvider,
-    )
-
-    def provider() -> AmazonCloudWatchEMFProvider:
-        return AmazonCloudWatchEMFProvider(
-            namespace=namespace(), service=SERVICE, default_dimensions={"service": SERVICE}
-        )
-
     if counts or durations:
-        emf = provider()
-        for name, value in sorted(counts.items()):
-            emf.add_metric(name=name, unit="Count", value=value)
+        line: list[tuple[str, str, float]] = [
+            (name, "Count", value) for name, value in sorted(counts.items())
+        ]
         for name, values in sorted(durations.items()):
-            for each in values[:100]:  # EMF takes at most 100 values of a metric per line
-                emf.add_metric(name=name, unit="Seconds", value=each)
-        emf.flush_metrics()
+            # EMF takes at most 100 values of a metric per line
+            line.extend((name, "Seconds", each) for each in values[:100])
+        _emitted(None, line)
     for code, value in sorted(refusals.items()):
-        emf = provider()
-        emf.add_dimension("code", code)
-        emf.add_metric(name=REFUSALS, unit="Count", value=value)
-        emf.flush_metrics()
+        _emitted(code, [(REFUSALS, "Count", value)])
 
 
 @contextmanager

@@ -45,8 +45,17 @@ def _build() -> Mangum:
                         self._counting = True
             return service
 
+        @property
+        def built(self) -> GameService | None:
+            return super().built if self._counting else None  # counting too, or get()
+
+    from app.api.blocking import InlineBlocking  # noqa: PLC0415
+
     app = create_app()
     app.state.services = Metered(app.state.services.settings)
+    # One request at a time per execution environment: the routes' blocking work runs in
+    # the invocation's own thread, not in a worker thread started for each invocation.
+    app.add_middleware(InlineBlocking)
     return Mangum(app, lifespan="off")
 
 

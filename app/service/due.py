@@ -21,7 +21,6 @@ The engine stays timeless: it is told that a player timed out, it never reads a 
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import secrets
 from dataclasses import dataclass
@@ -61,13 +60,23 @@ class WhenDue(UseCases):
             return Advance(False, None, None)
         if doc.version != version or doc.due_at is None or doc.due_at > self.now:
             return Advance(False, doc.version, doc.due_at)
+        saved: list[GameDoc] = []
+
+        def when_due(work: GameDoc, game: Game) -> Outcome:
+            outcome = self._when_due(work, game)
+            saved.append(work)  # the document the change then stamps and saves
+            return outcome
+
         # A conflict means someone else moved the game on first: their change stands.
-        with contextlib.suppress(ConflictError, GameNotFound):
-            self.writes.change(game_uuid, self._when_due, expected_version=version)
-        fresh = self.store.load(game_uuid)
-        if fresh is None:
-            return Advance(True, None, None)
-        return Advance(fresh.version != version, fresh.version, fresh.due_at)
+        try:
+            self.writes.change(game_uuid, when_due, expected_version=version, read=doc)
+        except (ConflictError, GameNotFound):
+            fresh = self.store.load(game_uuid)  # as the winner left it
+            if fresh is None:
+                return Advance(True, None, None)
+            return Advance(fresh.version != version, fresh.version, fresh.due_at)
+        (work,) = saved  # saved: the game is as this change left it (no read needed)
+        return Advance(True, work.version, work.due_at)
 
     def sweep(self, limit: int = SWEEP_LIMIT) -> int:
         """Advance every game that is due by now (at most ``limit``); returns how many

@@ -176,15 +176,18 @@ class WritePath:
         fingerprint: str = "",
         retry: Retry = Retry.NEVER,
         expected_version: int | None = None,
+        read: GameDoc | None = None,
     ) -> Body:
         """Apply ``decide`` to the game (see the module docstring). With ``key``, a repeat
         of the same request (``fingerprint``) gets the first reply. With
         ``expected_version``, the change is refused (:class:`StaleVersion`) unless the game
-        is still at that version: how the clock acts on what it decided from that version."""
+        is still at that version: how the clock acts on what it decided from that version.
+        ``read`` is the game as the caller has just read it: the first attempt starts from
+        it instead of reading the game again."""
         gid = parse_game_uuid(game_uuid)
         decided_on: dict[str, Any] | None = None
         for attempt in range(1 if retry is Retry.NEVER else RETRIED_ATTEMPTS):
-            doc = self.load(gid)
+            doc = read if read is not None and attempt == 0 else self.load(gid)
             if key is not None:
                 earlier = _earlier_reply(doc, key, fingerprint)
                 if earlier is not None:

@@ -64,8 +64,7 @@ class GameDoc:
     @property
     def listed(self) -> bool:
         """Whether the game belongs in the public list: public, and still in the lobby."""
-        facts = self.facts
-        return facts.public and facts.status is Status.NOT_STARTED
+        return is_listed(self.facts)
 
     @property
     def nicknames(self) -> list[str]:
@@ -105,6 +104,11 @@ class GameDoc:
             due_at=_optional_time(data.get("due_at")),
             social=dict(data.get("social") or {}),
         )
+
+
+def is_listed(facts: StoredGame) -> bool:
+    """Whether a game with these facts belongs in the public list (see GameDoc.listed)."""
+    return facts.public and facts.status is Status.NOT_STARTED
 
 
 def _optional_time(value: Any) -> float | None:

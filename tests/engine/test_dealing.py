@@ -19,6 +19,7 @@ from engine.dealing import (
     deal,
     deal_hands,
     deal_indices,
+    deal_round,
     random_seed,
     replay_seeds,
     seating_order,
@@ -157,3 +158,60 @@ def test_a_game_deals_each_round_from_its_seed_by_the_documented_algorithm() -> 
     for record in records:
         assert record.hand_indices == documented_deal(record.seed, record.n_cards)
     assert [r.seed for r in records[1:]] == [expected_seeds() for _ in range(3)]
+
+
+def straightforward_deal(
+    seed: bytes, sizes: list[int], common: int, total: int, deck_size: int
+) -> tuple[list[tuple[int, ...]], tuple[int, ...], int]:
+    """The deal as the module's docstring states it, one card at a time: the reference
+    that :func:`engine.dealing.deal_round`'s faster loop must match bit for bit."""
+    if total == 24:
+        n = int.from_bytes(hashlib.sha256(b"blef/deal/v1" + seed).digest(), "big")
+    else:
+        n = int.from_bytes(hashlib.sha512(b"blef/deal/v2" + seed).digest(), "big")
+    remaining = list(range(total))
+    order = []
+    for left in range(total, total - sum(sizes) - common, -1):
+        n, i = divmod(n, left)
+        order.append(remaining.pop(i))
+    piles, start = [], 0
+    for size in [*sizes, common]:
+        piles.append(tuple(sorted(order[start : start + size])))
+        start += size
+    mask = 0
+    for card in order:
+        if card < deck_size:
+            mask |= 1 << card
+    return piles[:-1], piles[-1], mask
+
+
+@st.composite
+def decks_and_deals(draw: st.DrawFn) -> tuple[list[int], int, int, int]:
+    """A deck (classic 24 cards, or 24/32 with jokers and blanks) and a deal that fits it."""
+    deck_size = draw(st.sampled_from([24, 32]))
+    extra = 0 if draw(st.booleans()) else draw(st.integers(0, 24))
+    total = deck_size + extra
+    n = draw(st.integers(1, 8))
+    sizes = draw(st.lists(st.integers(0, 11), min_size=n, max_size=n))
+    while sum(sizes) > total:
+        sizes[sizes.index(max(sizes))] -= 1
+    common = draw(st.integers(0, min(12, total - sum(sizes))))
+    return sizes, common, total, deck_size
+
+
+@given(seeds, decks_and_deals())
+def test_the_fast_deal_equals_the_straightforward_one(
+    seed: bytes, deal_: tuple[list[int], int, int, int]
+) -> None:
+    sizes, common, total, deck_size = deal_
+    got = deal_round(seed, sizes, common, total, deck_size)
+    assert got == straightforward_deal(seed, sizes, common, total, deck_size)
+    if total == 24 and not common:
+        assert got == (*deal_hands(seed, sizes)[:1], (), deal_hands(seed, sizes)[1])
+
+
+@given(seeds, hand_sizes())
+def test_the_fast_classic_deal_equals_the_straightforward_one(
+    seed: bytes, sizes: list[int]
+) -> None:
+    assert deal_round(seed, sizes) == straightforward_deal(seed, sizes, 0, 24, 24)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, Header, Query, Request
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
+from app.api.blocking import BlockingRoute
 from app.api.deps import LadderProvider
 from app.api.routes.common import Body, errors, join_errors
 from app.service.errors import InvalidParameter
@@ -18,7 +19,7 @@ from app.service.errors import InvalidParameter
 if TYPE_CHECKING:  # the ladder loads on first use
     from app.ladder.service import Ladder
 
-router = APIRouter(prefix="/ladder", tags=["ladder"])
+router = APIRouter(prefix="/ladder", tags=["ladder"], route_class=BlockingRoute)
 
 
 def get_ladder(request: Request) -> Any:

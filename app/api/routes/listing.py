@@ -6,11 +6,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
+from app.api.blocking import BlockingRoute
 from app.api.deps import ServiceDep
 from app.api.routes.common import Body, errors
 from app.api.schemas import PublicGameEntry
 
-router = APIRouter()
+router = APIRouter(route_class=BlockingRoute)
 
 
 @router.get(

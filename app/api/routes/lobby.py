@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
+from app.api.blocking import BlockingRoute
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
 from app.api.routes.common import Body, credential, errors, join_errors
 from app.api.schemas import (
@@ -21,7 +22,7 @@ from app.api.schemas import (
 from app.service import parse
 from app.service.errors import InvalidParameter
 
-router = APIRouter(tags=["lobby"])
+router = APIRouter(tags=["lobby"], route_class=BlockingRoute)
 
 AdminQuery = Annotated[
     str | None, Query(description="The admin's player UUID (or send it as a Bearer token)")

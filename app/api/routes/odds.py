@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from app.api.blocking import BlockingRoute
 from app.api.deps import BearerDep, ServiceDep
 from app.api.routes.common import Body, errors
 from app.api.schemas import Odds
 
-router = APIRouter(tags=["play"])
+router = APIRouter(tags=["play"], route_class=BlockingRoute)
 
 
 @router.get(

@@ -14,13 +14,14 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse, Response
 
+from app.api.blocking import BlockingRoute
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
 from app.api.routes.common import credential, errors, reply
 from app.api.schemas import GameRecord, GameState, PlayRequest
 from app.service.errors import InvalidParameter
 from app.service.parse import ACTION_REASON
 
-router = APIRouter(tags=["play"])
+router = APIRouter(tags=["play"], route_class=BlockingRoute)
 
 PlayerQuery = Annotated[
     str | None, Query(description="The player's UUID (or send it as a Bearer token)")

@@ -11,11 +11,12 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
+from app.api.blocking import BlockingRoute
 from app.api.deps import BearerDep, IdempotencyKeyDep, RequiredBearerDep, ServiceDep
 from app.api.routes.common import Body, credential, errors
 from app.api.schemas import Message, NicknameRequest, ReadyRequest, RulesRequest, TeamRequest
 
-router = APIRouter(tags=["lobby"])
+router = APIRouter(tags=["lobby"], route_class=BlockingRoute)
 
 GET_ANSWERS = errors(400, 403, 409)
 POST_ANSWERS = errors(400, 401, 403, 409, 413, 422)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from app.api.blocking import BlockingRoute
 from app.api.deps import IdempotencyKeyDep, RequiredBearerDep, ServiceDep
 from app.api.routes.common import Body, errors
 from app.api.schemas import (
@@ -21,7 +22,7 @@ from app.api.schemas import (
     ReadyRequest,
 )
 
-router = APIRouter(tags=["table"])
+router = APIRouter(tags=["table"], route_class=BlockingRoute)
 
 
 ANSWERS = errors(400, 401, 403, 409, 413, 422)

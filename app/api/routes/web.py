@@ -15,9 +15,10 @@ from fastapi import APIRouter
 from fastapi.responses import FileResponse
 from starlette.exceptions import HTTPException
 
+from app.api.blocking import BlockingRoute
 from app.web import STATIC_DIR
 
-router = APIRouter(tags=["web"], include_in_schema=False)
+router = APIRouter(tags=["web"], include_in_schema=False, route_class=BlockingRoute)
 
 CONTENT_TYPES: Final = {
     ".html": "text/html; charset=utf-8",

@@ -52,7 +52,15 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import ClientError
 
 from app.config import aws
-from app.store.base import Conflict, DueGame, GameDoc, PublicGame, Report, RoundSnapshot
+from app.store.base import (
+    Conflict,
+    DueGame,
+    GameDoc,
+    PublicGame,
+    Report,
+    RoundSnapshot,
+    is_listed,
+)
 from app.store.dynamo.keys import (
     COUNTER_KEY,
     DUE,
@@ -293,19 +301,20 @@ class DynamoStore:
     # ------------------------------------------------------------------ items
 
     def _state_item(self, doc: GameDoc) -> Item:
+        facts = doc.facts  # read once (status, nicknames, listed)
         item: Item = {
             **state_key(doc.game_uuid),
             "version": {"N": _number(doc.version)},
             "doc": {"S": _dumps(doc.to_dict())},
             "last_modified": {"N": _number(doc.last_modified)},
-            "status": {"S": doc.status},
+            "status": {"S": facts.status.value},
             "game_uuid": {"S": doc.game_uuid},
             "room": {"N": _number(doc.room)},
-            "nicknames": {"L": [{"S": nick} for nick in doc.nicknames]},
+            "nicknames": {"L": [{"S": nick} for nick in facts.nicknames]},
         }
         if doc.expires_at:
             item[TTL_ATTRIBUTE] = {"N": _number(doc.expires_at)}
-        if doc.listed:
+        if is_listed(facts):
             item["list_pk"] = {"S": LISTED}
         if doc.due_at is not None:
             item["due_pk"] = {"S": DUE}
