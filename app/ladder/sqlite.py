@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from app.config.sqlite import ThreadConnections
 from app.ladder.store import (
     IDLE,
     QUEUED,
@@ -82,54 +80,19 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+def _prepare(conn: sqlite3.Connection) -> None:
+    conn.executescript(_SCHEMA)
+
+
 class LadderSqlite:
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = 10_000) -> None:
         self.path = str(path)
-        if self.path == ":memory:":
-            raise ValueError("LadderSqlite needs a file; threads cannot share ':memory:'")
-        self._busy_timeout_ms = busy_timeout_ms
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._ready = False
-
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(
-                self.path,
-                timeout=self._busy_timeout_ms / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            with self._lock:
-                if not self._ready:
-                    conn.execute("PRAGMA journal_mode = WAL")
-                    conn.executescript(_SCHEMA)
-                    self._ready = True
-                self._connections.append(conn)
-            self._local.conn = conn
-        return conn
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        self._db = ThreadConnections(self.path, _prepare, busy_timeout_ms)
+        self._conn = self._db.get
+        self._write = self._db.write
 
     def close(self) -> None:
-        with self._lock:
-            for conn in self._connections:
-                conn.close()
-            self._connections.clear()
-        self._local = threading.local()
+        self._db.close()
 
     # ------------------------------------------------------------------ accounts
 

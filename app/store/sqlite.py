@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from app.config.sqlite import ThreadConnections
 from app.store.base import Conflict, DueGame, GameDoc, PublicGame, Report, RoundSnapshot
 
 _SCHEMA = """
@@ -70,6 +69,18 @@ _DUE_INDEX = "CREATE INDEX IF NOT EXISTS games_due ON games (due_at) WHERE due_a
 _ROOM_WRAP = 9999
 
 
+def _prepare(conn: sqlite3.Connection) -> None:
+    """The games' schema, and the columns added since it first shipped."""
+    conn.executescript(_SCHEMA)
+    for statement in _MIGRATIONS:
+        try:
+            conn.execute(statement)
+        except sqlite3.OperationalError as error:
+            if "duplicate column" not in str(error):
+                raise
+    conn.execute(_DUE_INDEX)
+
+
 class SqliteStore:
     """Games in a SQLite file (``":memory:"`` is refused: threads would not share it)."""
 
@@ -83,64 +94,12 @@ class SqliteStore:
         self.path = str(path)
         self.clock = clock
         """What "now" is when an expired row is told apart (the service's clock)."""
-        if self.path == ":memory:":
-            raise ValueError("SqliteStore needs a file; threads cannot share ':memory:'")
-        self._busy_timeout_ms = busy_timeout_ms
-        self._local = threading.local()
-        self._connections: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
-        self._schema_ready = False
-
-    # ------------------------------------------------------------------ connections
-
-    def _connection(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            # Each connection is used by its own thread only; the flag lets close() run anywhere.
-            conn = sqlite3.connect(
-                self.path,
-                timeout=self._busy_timeout_ms / 1000,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-            conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
-            conn.execute("PRAGMA synchronous = NORMAL")
-            with self._lock:
-                if not self._schema_ready:
-                    # Once per store, by one thread: switching to WAL takes an exclusive
-                    # lock that other new connections would otherwise race for. WAL mode
-                    # then stays with the file.
-                    conn.execute("PRAGMA journal_mode = WAL")
-                    conn.executescript(_SCHEMA)
-                    for statement in _MIGRATIONS:
-                        try:
-                            conn.execute(statement)
-                        except sqlite3.OperationalError as error:
-                            if "duplicate column" not in str(error):
-                                raise
-                    conn.execute(_DUE_INDEX)
-                    self._schema_ready = True
-                self._connections.append(conn)
-            self._local.conn = conn
-        return conn
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._connection()
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+        self._db = ThreadConnections(self.path, _prepare, busy_timeout_ms)
+        self._connection = self._db.get
+        self._write = self._db.write
 
     def close(self) -> None:
-        with self._lock:
-            for conn in self._connections:
-                conn.close()
-            self._connections.clear()
-        self._local = threading.local()
+        self._db.close()
 
     # ------------------------------------------------------------------ the protocol
 
