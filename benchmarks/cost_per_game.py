@@ -44,6 +44,9 @@ PRICES = {  # us-east-1, per unit
     "websocket_message": 1.00 / 1e6,
 }
 HTTP_ACTIONS = ("create", "join", "invite", "start", "bet", "check", "state")
+CLOCK_ACTIONS = ("schedule", "clock")
+"""The game clock's own work: the stream function that schedules a due version, and the SQS
+function that fires it (an AI's move or a timeout)."""
 FULL_VCPU_MB = 1769
 HUMANS = {"2p": 2, "2p_ai": 1, "6p": 6, "6p_ai": 1}
 LABELS = {
@@ -62,9 +65,15 @@ def deployed_memory_mb() -> int:
     return sizes.pop()
 
 
-def cost(measured: dict[str, Any], table: str, memory_mb: int) -> dict[str, float]:
+def cost(
+    measured: dict[str, Any], table: str, memory_mb: int, only: Sequence[str] | None = None
+) -> dict[str, float]:
+    """Dollars per 1,000 games of ``table`` (and the counts behind them); with ``only``, the
+    share of those actions alone (the HTTP API is then what they were asked through)."""
     actions = measured["actions"]
     counts = measured["requests_per_game"][table]
+    if only is not None:
+        counts = {a: n for a, n in counts.items() if a in only}
     scale = FULL_VCPU_MB / memory_mb
     http = sum(counts.get(a, 0) for a in HTTP_ACTIONS)
     invocations = sum(counts.values())
@@ -103,6 +112,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     measured = json.loads(args.measured.read_text())
     memory = deployed_memory_mb()
     rows = {table: cost(measured, table, memory) for table in measured["requests_per_game"]}
+    for table, row in rows.items():
+        row["clock"] = cost(measured, table, memory, CLOCK_ACTIONS)["total"]
     print(
         f"Lambda {memory} MB arm64; measured {measured['date']}, "
         f"{measured['games_per_table']} games per table, Python {measured['python']}\n"
@@ -110,15 +121,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         "| per 1,000 games | HTTP requests / game | Lambda invocations / game | WRU / game "
         "| RRU / game | HTTP API $ | Lambda $ | DynamoDB $ | SQS $ | **total $** "
-        "| websocket instead of polling $ |"
+        "| of which the clock $ | websocket instead of polling $ |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for table, row in rows.items():
         print(
             f"| {LABELS.get(table, table)} | {row['http_requests']:.0f} | "
             f"{row['invocations']:.0f} | {row['wru']:.0f} | {row['rru']:.0f} | "
             f"{row['http_api']:.3f} | {row['lambda']:.3f} | {row['dynamodb']:.3f} | "
-            f"{row['sqs']:.4f} | **{row['total']:.3f}** | "
+            f"{row['sqs']:.4f} | **{row['total']:.3f}** | {row['clock']:.3f} | "
             f"{row['websocket_instead_of_polling']:.3f} |"
         )
     if args.json:

@@ -1,5 +1,5 @@
 """The established iOS and Android apps, driven as they drive a server: their decoding,
-branching, polling and ordering rules (../shared/blef-reference.md §2), one test per way they
+branching, polling and ordering rules (api_docs/guide.md), one test per way they
 broke before the game clock."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Independent, deliberately plain re-implementations of the rules, for checking the engine.
 
 Nothing here imports the engine's set table or dealing code: the sets are written out from
-the reference's table (docs: /work/shared/blef-reference.md, part 1) and the deal from the
-algorithm documented in the docstring of :mod:`engine.dealing`. Speed does not matter.
+the table of sets as the established service orders them (docs/rules.md) and the deal from
+the algorithm documented in the docstring of :mod:`engine.dealing`. Speed does not matter.
 """
 
 from __future__ import annotations
