@@ -1,0 +1,102 @@
+"""The cost per 1,000 games printed in the deployment guide is arithmetic over measured
+figures; these tests check that arithmetic on figures small enough to price by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "cost_per_game.py"
+
+
+@pytest.fixture(scope="module")
+def script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("cost_per_game", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def action(cpu_ms: float, writes: float = 0.0, reads: float = 0.0, sqs: float = 0.0) -> dict:
+    return {
+        "cpu_ms_median": cpu_ms,
+        "write_units": writes,
+        "read_units": reads,
+        "sqs_messages": sqs,
+    }
+
+
+MEASURED = {
+    "date": "2026-11-25",
+    "games_per_table": 1,
+    "python": "3.11",
+    "actions": {
+        "bet": action(1.0, writes=2.0, reads=1.0),
+        "state": action(0.5, reads=1.0),
+        "schedule": action(0.1, sqs=1.0),
+        "clock": action(2.0, writes=3.0, reads=1.0),
+    },
+    "requests_per_game": {"2p_ai": {"bet": 10, "state": 20, "schedule": 10, "clock": 5}},
+}
+
+
+def test_a_game_is_priced_by_hand_at_the_deployed_memory_size(script: ModuleType) -> None:
+    row = script.cost(MEASURED, "2p_ai", 512)
+    scale = 1769 / 512
+    billed_ms = (
+        10 * math.ceil(1.0 * scale)
+        + 20 * math.ceil(0.5 * scale)
+        + 10 * math.ceil(0.1 * scale)
+        + 5 * math.ceil(2.0 * scale)
+    )
+    assert row["billed_ms"] == billed_ms
+    lambda_dollars = 45 * 0.20 / 1e6 + billed_ms / 1000 * 0.5 * 0.0000133334
+    dynamo_dollars = (10 * 2 + 5 * 3) * 0.625 / 1e6 + (10 + 20 + 5) * 0.125 / 1e6
+    sqs_dollars = 10 * 3 * 0.40 / 1e6
+    http_dollars = 30 * 1.00 / 1e6
+    assert row["lambda"] == pytest.approx(1000 * lambda_dollars)
+    assert row["dynamodb"] == pytest.approx(1000 * dynamo_dollars)
+    assert row["sqs"] == pytest.approx(1000 * sqs_dollars)
+    assert row["http_api"] == pytest.approx(1000 * http_dollars)
+    assert row["total"] == pytest.approx(
+        1000 * (lambda_dollars + dynamo_dollars + sqs_dollars + http_dollars)
+    )
+
+
+def test_the_clocks_share_counts_only_the_clocks_own_functions(script: ModuleType) -> None:
+    whole = script.cost(MEASURED, "2p_ai", 512)
+    clock = script.cost(MEASURED, "2p_ai", 512, script.CLOCK_ACTIONS)
+    scale = 1769 / 512
+    billed_ms = 10 * math.ceil(0.1 * scale) + 5 * math.ceil(2.0 * scale)
+    expected = (
+        15 * 0.20 / 1e6
+        + billed_ms / 1000 * 0.5 * 0.0000133334
+        + 5 * 3 * 0.625 / 1e6
+        + 5 * 0.125 / 1e6
+        + 10 * 3 * 0.40 / 1e6
+    )
+    assert clock["total"] == pytest.approx(1000 * expected)
+    assert clock["http_api"] == 0
+    assert 0 < clock["total"] < whole["total"]
+
+
+def test_the_printed_table_carries_the_clocks_column(
+    script: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    measured = tmp_path / "measured.json"
+    measured.write_text(json.dumps(MEASURED))
+    assert script.main([str(measured)]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.startswith("| per 1,000 games"))
+    row = next(line for line in out.splitlines() if line.startswith("| 2 players, 1 of them AI"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    columns = [c.strip() for c in header.strip("|").split("|")]
+    assert len(cells) == len(columns)
+    clock = script.cost(MEASURED, "2p_ai", script.deployed_memory_mb(), script.CLOCK_ACTIONS)
+    assert cells[columns.index("of which the clock $")] == f"{clock['total']:.3f}"
