@@ -28,6 +28,10 @@ def serve(
     from app.config.settings import Settings  # noqa: PLC0415
 
     settings = Settings() if db is None else Settings(db_path=db)
+    if settings.public_origin is None:
+        # Passkeys need an origin whose host is a domain: a browser on this machine opens
+        # http://localhost:<port> (a secure context); behind a proxy, set BLEF_PUBLIC_ORIGIN.
+        settings = settings.model_copy(update={"public_origin": f"http://localhost:{port}"})
     where = settings.db_path if settings.store == "sqlite" else f"DynamoDB {settings.table_name}"
     typer.echo(f"Blef API on http://{host}:{port} (store: {where}); docs at /docs")
     uvicorn.run(
