@@ -35,6 +35,7 @@ from webauthn import (
 )
 from webauthn.helpers import (
     bytes_to_base64url,
+    parse_attestation_object,
     parse_authentication_credential_json,
     parse_authenticator_data,
     parse_client_data_json,
@@ -149,10 +150,11 @@ class Passkeys:
         try:
             parsed = parse_registration_credential_json(_object(credential))
             client = parse_client_data_json(parsed.response.client_data_json)
+            made = parse_attestation_object(parsed.response.attestation_object).auth_data
         except Exception:
             raise MalformedPasskeyResponse from None
         self._take(client.challenge, REGISTER, account.account_id)
-        if client.origin != origin:
+        if client.origin != origin or made.rp_id_hash != _rp_id_hash(rp_id):
             raise WrongOrigin
         try:
             verified = verify_registration_response(
@@ -224,13 +226,15 @@ class Passkeys:
         except Exception:
             raise MalformedPasskeyResponse from None
         self._take(client.challenge, LOGIN, None)
-        if client.origin != origin or signed.rp_id_hash != hashlib.sha256(rp_id.encode()).digest():
+        if client.origin != origin or signed.rp_id_hash != _rp_id_hash(rp_id):
             raise WrongOrigin
         passkey = self.store.passkey(credential_id)
         if passkey is None or parsed.id != credential_id:
             raise UnknownPasskey
         handle = parsed.response.user_handle
-        if handle is not None and handle != passkey.account_id.encode():
+        if handle is None:  # nobody was named before: the answer must name its user
+            raise MalformedPasskeyResponse("A passkey sign-in must name its user (userHandle)")
+        if handle != passkey.account_id.encode():
             raise UnknownPasskey("This passkey was made for another account")
         if (signed.sign_count or passkey.sign_count) and signed.sign_count <= passkey.sign_count:
             raise CounterWentBack
@@ -271,6 +275,10 @@ class Passkeys:
             raise LastWayIn
         self.store.forget_secret(secret_hash(secret))
         log.info("device_signed_out")
+
+
+def _rp_id_hash(rp_id: str) -> bytes:
+    return hashlib.sha256(rp_id.encode()).digest()
 
 
 def _object(credential: object) -> dict[str, Any]:
