@@ -32,6 +32,7 @@ from app.ladder.errors import (
 from app.ladder.passkeys import CHALLENGE_SECONDS, Passkeys
 from app.ladder.service import Ladder, secret_hash
 from app.ladder.store import DELETED_HANDLE
+from app.service.errors import InvalidParameter
 from tests.ladder.test_ladder import seated
 from tests.support.authenticator import UP, SoftAuthenticator, b64url, unb64url
 from tests.support.clock import FakeClock
@@ -493,3 +494,8 @@ def test_deleting_twice_finds_no_account_the_second_time(passkeys: Passkeys) -> 
     passkeys.ladder.delete_account(made["secret"])
     with pytest.raises(UnknownAccount):
         passkeys.ladder.delete_account(made["secret"])
+
+
+def test_the_deleted_placeholder_can_never_be_a_handle(ladder: Ladder) -> None:
+    with pytest.raises(InvalidParameter):
+        ladder.create_account(DELETED_HANDLE)
