@@ -63,7 +63,7 @@ from app.ladder.errors import (
     WrongOrigin,
 )
 from app.ladder.service import Ladder, secret_hash
-from app.ladder.store import Challenge, LadderConflict, Passkey
+from app.ladder.store import Challenge, LadderConflict, LadderStore, Passkey
 
 log = logging.getLogger("blef.ladder")
 
@@ -90,7 +90,7 @@ class Passkeys:
         self.rp_id = urlsplit(origin).hostname if origin else None
 
     @property
-    def store(self) -> Any:
+    def store(self) -> LadderStore:
         return self.ladder.store
 
     def _site(self) -> tuple[str, str]:
@@ -236,8 +236,6 @@ class Passkeys:
             raise MalformedPasskeyResponse("A passkey sign-in must name its user (userHandle)")
         if handle != passkey.account_id.encode():
             raise UnknownPasskey("This passkey was made for another account")
-        if (signed.sign_count or passkey.sign_count) and signed.sign_count <= passkey.sign_count:
-            raise CounterWentBack
         try:
             verified = verify_authentication_response(
                 credential=parsed,
@@ -245,10 +243,14 @@ class Passkeys:
                 expected_rp_id=rp_id,
                 expected_origin=origin,
                 credential_public_key=passkey.public_key,
-                credential_current_sign_count=passkey.sign_count,
+                credential_current_sign_count=0,  # the counter is checked below, once signed
             )
         except (WebAuthnException, ValueError, TypeError, KeyError, IndexError) as error:
             raise BadSignature(_reason("The passkey's answer does not verify", error)) from None
+        # Only a signed answer hears about the counter: an unsigned one learns nothing of it.
+        count = verified.new_sign_count
+        if (count or passkey.sign_count) and count <= passkey.sign_count:
+            raise CounterWentBack
         account = self.store.account(passkey.account_id)
         if account is None:
             raise UnknownPasskey

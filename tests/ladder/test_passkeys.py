@@ -5,6 +5,7 @@ fake clock)."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from typing import Any
 
@@ -300,6 +301,10 @@ def test_a_counter_that_does_not_move_forward_is_refused(passkeys: Passkeys) -> 
     for count in (5, 4, 0):
         with pytest.raises(CounterWentBack):
             passkeys.login(key.get(passkeys.login_options(), sign_count=count))
+    # An answer someone else signed learns nothing of the counter: it is refused as unsigned.
+    forger = ec.generate_private_key(ec.SECP256R1())
+    with pytest.raises(BadSignature):
+        passkeys.login(key.get(passkeys.login_options(), sign_count=1, signer=forger))
     assert passkeys.login(key.get(passkeys.login_options(), sign_count=6))["handle"] == "Ania"
     assert passkeys.store.passkey(b64url(key.credential_id)).sign_count == 6
     assert passkeys.store.secret_count(made["account_id"]) == 3
@@ -388,6 +393,7 @@ JSON = st.recursive(
     ),
     max_leaves=12,
 )
+EXAMPLES = itertools.count()
 FIELDS = ["id", "rawId", "type", "clientDataJSON", "authenticatorData", "signature", "userHandle"]
 
 
@@ -417,10 +423,7 @@ def test_a_real_answer_with_any_one_part_changed_is_refused(
 ) -> None:
     """A signed answer, one field replaced by anything (or one bit of it flipped): never a
     sign-in, always a passkey refusal."""
-    if passkeys.store.account_by_handle("ania") is None:
-        made, key = with_passkey(passkeys, "Ania", counting=False)
-        passkeys.key = key  # type: ignore[attr-defined]
-    key = passkeys.key  # type: ignore[attr-defined]
+    _, key = with_passkey(passkeys, f"Ania{next(EXAMPLES)}", counting=False)
     answer = key.get(passkeys.login_options())
     where = answer if field in ("id", "rawId", "type") else answer["response"]
     if flip and isinstance(where.get(field), str) and where[field]:
