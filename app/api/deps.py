@@ -15,6 +15,7 @@ from app.service.errors import CredentialsMissing, InvalidParameter
 from app.store.factory import build_store
 
 if TYPE_CHECKING:
+    from app.ladder.passkeys import Passkeys
     from app.ladder.service import Ladder
 
 
@@ -50,6 +51,7 @@ class LadderProvider:
     def __init__(self, services: ServiceProvider) -> None:
         self.services = services
         self._ladder: Ladder | None = None
+        self._passkeys: Passkeys | None = None
         self._lock = threading.Lock()
 
     def get(self) -> Ladder:
@@ -67,6 +69,18 @@ class LadderProvider:
                     games.subscribe(ladder.notice)
                     self._ladder = ladder
         return self._ladder
+
+    def passkeys(self) -> Passkeys:
+        """The ladder's passkey use cases, for the configured public origin (its module, and
+        py_webauthn, load on the first passkey request)."""
+        if self._passkeys is None:
+            ladder = self.get()
+            with self._lock:
+                if self._passkeys is None:
+                    from app.ladder.passkeys import Passkeys  # noqa: PLC0415
+
+                    self._passkeys = Passkeys(ladder, self.services.settings.public_origin)
+        return self._passkeys
 
     def close(self) -> None:
         if self._ladder is not None:

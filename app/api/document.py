@@ -125,7 +125,16 @@ PLAYER_ROUTES = frozenset(
 token."""
 BEARER_ON_POST = PLAYER_ROUTES - {"/games/{game_uuid}/play"}
 """Of those, the ones whose POST form takes the Bearer token only."""
-ACCOUNT_ROUTES = frozenset({"/ladder/me", "/ladder/queue"})
+ACCOUNT_ROUTES = frozenset(
+    {
+        "/ladder/me",
+        "/ladder/me/secret",
+        "/ladder/queue",
+        "/ladder/passkeys",
+        "/ladder/passkeys/register",
+        "/ladder/passkeys/register/options",
+    }
+)
 """Routes that take an account's secret from the ``Authorization`` header only."""
 BEARER_SECRET = "^Bearer [A-Za-z0-9_-]{20,128}$"
 BEARER_UUID = "^Bearer [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"

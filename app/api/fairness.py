@@ -37,10 +37,18 @@ LIMITED_ROUTES: Final = (
 STRICT_ROUTES: Final = (
     ("account", "POST", re.compile(r"^/ladder/accounts/?$"), 5, 1 / 60),
     ("queue-join", "POST", re.compile(r"^/ladder/queue/?$"), 20, 1 / 3),
+    (
+        "passkey",
+        "POST",
+        re.compile(r"^/ladder/passkeys/(login|register)(/options)?/?$"),
+        20,
+        1 / 3,
+    ),
 )
 """Routes with their own, tighter bucket per address (name, method, path, burst, tokens per
-second): making an account (5 at once, then one a minute) and joining the quick-play queue
-(20 at once, then one every 3 seconds)."""
+second): making an account (5 at once, then one a minute), joining the quick-play queue and
+the passkey ceremonies (each 20 at once, then one every 3 seconds: an issued challenge is a
+stored row until it expires)."""
 
 MAX_TRACKED: Final = 65_536
 """Addresses remembered at once; the least recently seen are forgotten first (a forgotten

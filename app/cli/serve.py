@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+if TYPE_CHECKING:
+    from app.config.settings import Settings
+
 KEEP_ALIVE_SECONDS = 5
 """An idle keep-alive connection is closed this long after its last response."""
+
+
+def serve_settings(db: Path | None, port: int) -> Settings:
+    """The settings (from the environment) ``blef serve`` runs with: the SQLite file given,
+    and, unless ``BLEF_PUBLIC_ORIGIN`` says otherwise, ``http://localhost:<port>`` as the
+    passkeys' origin (a browser on this machine opens it as a secure context, and an RP ID
+    must be a domain name, never an address); behind TLS or a proxy, set the variable."""
+    from app.config.settings import Settings  # noqa: PLC0415
+
+    settings = Settings() if db is None else Settings(db_path=db)
+    if settings.public_origin is None:
+        settings = settings.model_copy(update={"public_origin": f"http://localhost:{port}"})
+    return settings
 
 
 def serve(
@@ -25,9 +41,8 @@ def serve(
 
     from app.api.main import create_app  # noqa: PLC0415
     from app.cli.http_protocol import HeadTimeoutH11Protocol  # noqa: PLC0415
-    from app.config.settings import Settings  # noqa: PLC0415
 
-    settings = Settings() if db is None else Settings(db_path=db)
+    settings = serve_settings(db, port)
     where = settings.db_path if settings.store == "sqlite" else f"DynamoDB {settings.table_name}"
     typer.echo(f"Blef API on http://{host}:{port} (store: {where}); docs at /docs")
     uvicorn.run(

@@ -9,8 +9,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -88,6 +89,37 @@ class Settings(BaseSettings):
     reaction_window_seconds: float = Field(default=10.0, gt=0)
     report_ttl_seconds: int = Field(default=90 * 24 * 3600, ge=60)
     """How long a nickname report is kept for the operator (``blef reports``)."""
+
+    # --- passkeys (app/ladder/passkeys.py)
+    public_origin: str | None = None
+    """The origin people open the site at (``https://blef.example``): the only origin a
+    passkey's answer may come from, and its host the passkeys' RP ID. Never taken from a
+    request. ``blef serve`` defaults it to ``http://localhost:<port>``; unset elsewhere,
+    passkeys answer 503."""
+
+    @field_validator("public_origin")
+    @classmethod
+    def _an_origin(cls, value: str | None) -> str | None:
+        if value is None or value == "":
+            return None
+        parts = urlsplit(value)
+        host = parts.hostname or ""
+        if (
+            parts.scheme not in ("https", "http")
+            or not host
+            or parts.path not in ("", "/")
+            or parts.query
+            or parts.fragment
+            or parts.username is not None
+            or host.replace(".", "").isdigit()
+            or ":" in host
+        ):
+            raise ValueError(
+                "public_origin must be scheme://host[:port] with a domain name as its host"
+            )
+        if parts.scheme == "http" and host != "localhost" and not host.endswith(".localhost"):
+            raise ValueError("public_origin must be https (http only for localhost)")
+        return f"{parts.scheme}://{parts.netloc.lower()}"
 
 
 @lru_cache(maxsize=1)

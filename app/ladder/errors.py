@@ -41,3 +41,93 @@ class LadderUnavailable(ServiceError):
 
     code = "ladder_unavailable"
     default_message = "Accounts and rated games are not available on this deployment yet"
+
+
+class PasskeysUnavailable(ServiceError):
+    """No public origin is configured (``BLEF_PUBLIC_ORIGIN``), so no passkey can be checked
+    (HTTP 503)."""
+
+    code = "passkeys_unavailable"
+    default_message = (
+        "Passkeys are not set up on this server (it needs BLEF_PUBLIC_ORIGIN); sign in with"
+        " your key instead"
+    )
+
+
+class PasskeyRefused(ServiceError):
+    """A passkey's answer that does not prove what it claims (HTTP 400); each kind its
+    own code, below."""
+
+    code = "passkey_refused"
+    default_message = "The passkey's answer could not be verified"
+
+
+class MalformedPasskeyResponse(PasskeyRefused):
+    code = "passkey_malformed"
+    default_message = (
+        "Expected the credential as the browser gives it (PublicKeyCredential.toJSON())"
+    )
+
+
+class ChallengeUnknown(PasskeyRefused):
+    """A challenge never issued, used already, or for the other ceremony."""
+
+    code = "challenge_unknown"
+    default_message = (
+        "This passkey answer's challenge was never issued here, or was used already:"
+        " ask for new options and try again"
+    )
+
+
+class ChallengeExpired(PasskeyRefused):
+    code = "challenge_expired"
+    default_message = "This passkey answer's challenge has expired: ask for new options"
+
+
+class WrongOrigin(PasskeyRefused):
+    code = "wrong_origin"
+    default_message = "This passkey answer was made for another site"
+
+
+class UnknownPasskey(PasskeyRefused):
+    code = "unknown_passkey"
+    default_message = "This passkey opens no account here"
+
+
+class BadSignature(PasskeyRefused):
+    code = "passkey_not_verified"
+    default_message = "The passkey's signature does not verify"
+
+
+class CounterWentBack(PasskeyRefused):
+    """The authenticator's counter did not grow past the last one seen: a cloned key or a
+    replayed answer."""
+
+    code = "passkey_counter"
+    default_message = (
+        "This passkey's counter did not move forward: the answer is a replay, or the key was copied"
+    )
+
+
+class PasskeyExists(ServiceError):
+    """The credential is stored already (HTTP 409)."""
+
+    code = "passkey_exists"
+    default_message = "This passkey is added already"
+
+
+class LastWayIn(ServiceError):
+    """Signing out the only secret of an account without a passkey (HTTP 409)."""
+
+    code = "last_way_in"
+    default_message = (
+        "This is the only key to this account and it has no passkey: add a passkey (or copy"
+        " the key) first, or delete the account"
+    )
+
+
+class AccountBusy(ServiceError):
+    """Deleting an account that is queued or seated (HTTP 409)."""
+
+    code = "account_busy"
+    default_message = "Leave the queue (or finish your rated game) before deleting the account"

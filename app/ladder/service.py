@@ -22,7 +22,13 @@ from dataclasses import replace
 from typing import Any, Final
 
 from app.ladder import rating as model
-from app.ladder.errors import AlreadyAtTable, HandleTaken, UnknownAccount, UnknownHandle
+from app.ladder.errors import (
+    AccountBusy,
+    AlreadyAtTable,
+    HandleTaken,
+    UnknownAccount,
+    UnknownHandle,
+)
 from app.ladder.pools import BY_NAME, POOLS, Pool, pool_named
 from app.ladder.store import (
     QUEUED,
@@ -60,6 +66,8 @@ WINDOW_PER_SECOND: Final = 0.1
 past the whole scale, so that anyone is eventually matched)."""
 BOARD_DEFAULT: Final = 20
 BOARD_MAX: Final = 100
+BOARD_OFFSET_MAX: Final = 1_000_000
+"""The furthest a board page may start (past the end, a page is empty)."""
 RECENT_GAMES: Final = 20
 SWEEP_SECONDS: Final = 30.0
 """How often the clock looks at every open table (a settlement lost to a crash)."""
@@ -147,9 +155,8 @@ class Ladder:
             raise CredentialsMissing(
                 "Authorization", None, "Send your account secret as a Bearer token"
             )
-        hashed = secret_hash(secret)
-        account = self.store.account_by_secret(hashed)
-        if account is None or not secrets.compare_digest(account.secret_hash, hashed):
+        account = self.store.account_by_secret(secret_hash(secret))
+        if account is None:
             raise UnknownAccount
         return account
 
@@ -352,14 +359,29 @@ class Ladder:
 
     # ------------------------------------------------------------------ boards and profiles
 
-    def leaderboard(self, pool_name: object, limit: object, secret: str | None) -> Body:
+    def leaderboard(
+        self, pool_name: object, limit: object, secret: str | None, offset: object = None
+    ) -> Body:
+        """A page of the pool's board: ``limit`` rows from row ``offset`` (0 the best), each
+        with its rank: 1 + how many rate strictly higher, so that equal ratings share a rank
+        (1, 2, 2, 4), on every page alike. ``next_offset`` when there is more."""
         pool = pool_named(pool_name)
         count = _limit(limit)
-        rows = [
-            {"rank": i, "handle": account.handle, **_rating_body(rating)}
-            for i, (account, rating) in enumerate(self.store.leaderboard(pool.name, count), 1)
-        ]
-        body: Body = {"pool": pool.name, "title": pool.title, "players": rows}
+        start = _offset(offset)
+        page = self.store.leaderboard_page(pool.name, start, count + 1)
+        rows: list[Body] = []
+        previous: float | None = None
+        rank = 0
+        for i, (account, rating) in enumerate(page[:count]):
+            score = rating.mu - 3 * rating.sigma
+            if previous is None or score != previous:
+                # the first row of a page asks the store; later ones follow from the row above
+                rank = start + i + 1 if i else self.store.rank(account.account_id, pool.name) or 1
+            previous = score
+            rows.append({"rank": rank, "handle": account.handle, **_rating_body(rating)})
+        body: Body = {"pool": pool.name, "title": pool.title, "offset": start, "players": rows}
+        if len(page) > count:
+            body["next_offset"] = start + count
         if secret is not None:
             account = self.authenticate(secret)
             mine = self.store.rating(account.account_id, pool.name)
@@ -395,6 +417,41 @@ class Ladder:
         ]
         return {"handle": account.handle, "ratings": ratings, "games": games}
 
+    # ------------------------------------------------------------------ devices and deletion
+    # (passkeys themselves: app/ladder/passkeys.py)
+
+    def new_device_secret(self, account_id: str) -> str:
+        """A new secret for one more device of the account (a passkey sign-in): told once,
+        kept only as its hash; the account's other secrets stay valid."""
+        secret = self._new_secret()
+        try:
+            self.store.add_secret(account_id, secret_hash(secret), self.now)
+        except LadderConflict:
+            raise UnknownAccount from None  # deleted meanwhile
+        return secret
+
+    def delete_account(self, secret: str | None) -> None:
+        """Delete the account: its secrets and passkeys, its ratings (off every board), its
+        profile; its handle is free again and the results it shared show it as deleted.
+        Refused (409) while queued or seated at a rated game not yet over."""
+        account = self.authenticate(secret)
+        if account.state == SEATED and account.table_id is not None:
+            self.settle(account.table_id)  # a game over not yet settled: settle it now
+            account = self._reload(account)
+        if account.state == QUEUED:
+            raise AccountBusy("You are waiting for a rated game: leave the queue first")
+        if account.state == SEATED:
+            raise AccountBusy(
+                "You are at a rated game that is not over: finish it (or resign) first"
+            )
+        try:
+            self.store.delete_account(account.account_id)
+        except LadderConflict:
+            if self.store.account(account.account_id) is None:
+                raise UnknownAccount from None  # deleted by a racing request
+            raise AccountBusy from None  # queued or seated by a racing request
+        log.info("account_deleted")
+
 
 def _handle(value: object) -> str:
     """A new handle: a nickname by the rules of engine/names.py, refused naming ``handle``."""
@@ -413,6 +470,14 @@ def _limit(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= BOARD_MAX:
         return value
     raise InvalidParameter("limit", value, f"Must be an integer between 1 and {BOARD_MAX}")
+
+
+def _offset(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= BOARD_OFFSET_MAX:
+        return value
+    raise InvalidParameter("offset", value, f"Must be an integer between 0 and {BOARD_OFFSET_MAX}")
 
 
 def _rating_body(rating: Rating) -> Body:

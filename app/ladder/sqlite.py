@@ -11,12 +11,15 @@ from typing import Any
 
 from app.config.sqlite import ThreadConnections
 from app.ladder.store import (
+    DELETED_HANDLE,
     IDLE,
     QUEUED,
     SEATED,
     Account,
+    Challenge,
     Change,
     LadderConflict,
+    Passkey,
     Rating,
     Result,
     Seat,
@@ -72,7 +75,35 @@ CREATE TABLE IF NOT EXISTS ladder_history (
     seq        INTEGER NOT NULL,
     PRIMARY KEY (account_id, seq)
 );
+CREATE TABLE IF NOT EXISTS ladder_passkeys (
+    credential_id TEXT PRIMARY KEY,
+    account_id    TEXT NOT NULL,
+    public_key    BLOB NOT NULL,
+    sign_count    INTEGER NOT NULL,
+    created_at    REAL NOT NULL,
+    last_used_at  REAL
+);
+CREATE INDEX IF NOT EXISTS ladder_passkeys_of ON ladder_passkeys (account_id);
+CREATE TABLE IF NOT EXISTS ladder_challenges (
+    challenge  TEXT PRIMARY KEY,
+    ceremony   TEXT NOT NULL,
+    account_id TEXT,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ladder_challenges_expiry ON ladder_challenges (expires_at);
 """
+
+_SECRETS = """
+CREATE TABLE IF NOT EXISTS ladder_secrets (
+    secret_hash TEXT PRIMARY KEY,
+    account_id  TEXT NOT NULL,
+    created_at  REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS ladder_secrets_of ON ladder_secrets (account_id);
+"""
+"""Every secret that opens an account (one per device). Made with its first rows copied from
+``ladder_accounts.secret_hash`` (a file from before several secrets), once: in the same
+transaction that makes the table, so a secret forgotten later is never copied back."""
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -82,6 +113,22 @@ def ordinal(mu: float, sigma: float) -> float:
 
 def _prepare(conn: sqlite3.Connection) -> None:
     conn.executescript(_SCHEMA)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        existed = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ladder_secrets'"
+        ).fetchone()
+        for statement in filter(str.strip, _SECRETS.split(";")):
+            conn.execute(statement)
+        if existed is None:
+            conn.execute(
+                "INSERT OR IGNORE INTO ladder_secrets (secret_hash, account_id, created_at)"
+                " SELECT secret_hash, account_id, created_at FROM ladder_accounts"
+            )
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 class LadderSqlite:
@@ -120,11 +167,26 @@ class LadderSqlite:
                         IDLE,
                     ),
                 )
+                conn.execute(
+                    "INSERT INTO ladder_secrets (secret_hash, account_id, created_at)"
+                    " VALUES (?, ?, ?)",
+                    (account.secret_hash, account.account_id, account.created_at),
+                )
         except sqlite3.IntegrityError:
             raise LadderConflict("handle taken") from None
 
     def account_by_secret(self, secret_hash: str) -> Account | None:
-        return self._one("secret_hash", secret_hash)
+        row = (
+            self._conn()
+            .execute(
+                "SELECT a.account_id, a.handle, a.handle_key, a.secret_hash, a.created_at,"
+                " a.state, a.pool, a.ticket, a.queued_at, a.table_id FROM ladder_secrets s"
+                " JOIN ladder_accounts a ON a.account_id = s.account_id WHERE s.secret_hash = ?",
+                (secret_hash,),
+            )
+            .fetchone()
+        )
+        return None if row is None else Account(*row)
 
     def account_by_handle(self, handle_key: str) -> Account | None:
         return self._one("handle_key", handle_key)
@@ -338,13 +400,16 @@ class LadderSqlite:
         return [Rating(*row) for row in rows]
 
     def leaderboard(self, pool: str, limit: int) -> list[tuple[Account, Rating]]:
+        return self.leaderboard_page(pool, 0, limit)
+
+    def leaderboard_page(self, pool: str, offset: int, limit: int) -> list[tuple[Account, Rating]]:
         rows = (
             self._conn()
             .execute(
                 "SELECT r.account_id, r.pool, r.mu, r.sigma, r.games FROM ladder_ratings r"
                 " JOIN ladder_accounts a ON a.account_id = r.account_id WHERE r.pool = ?"
-                " ORDER BY r.ordinal DESC, a.handle_key LIMIT ?",
-                (pool, max(limit, 0)),
+                " ORDER BY r.ordinal DESC, a.handle_key LIMIT ? OFFSET ?",
+                (pool, max(limit, 0), max(offset, 0)),
             )
             .fetchall()
         )
@@ -387,6 +452,169 @@ class LadderSqlite:
             self._conn().execute(f"{self._RESULT} WHERE pool = ? ORDER BY seq", (pool,)).fetchall()
         )
         return [self._result(row) for row in rows]
+
+    # ------------------------------------------------------------------ devices and passkeys
+
+    def add_secret(self, account_id: str, secret_hash: str, at: float) -> None:
+        try:
+            with self._write() as conn:
+                added = conn.execute(
+                    "INSERT INTO ladder_secrets (secret_hash, account_id, created_at)"
+                    " SELECT ?, account_id, ? FROM ladder_accounts WHERE account_id = ?",
+                    (secret_hash, at, account_id),
+                ).rowcount
+                if added != 1:
+                    raise LadderConflict("no such account")
+        except sqlite3.IntegrityError:
+            raise LadderConflict("secret taken") from None
+
+    def forget_secret(self, secret_hash: str) -> bool:
+        with self._write() as conn:
+            gone = conn.execute(
+                "DELETE FROM ladder_secrets WHERE secret_hash = ?", (secret_hash,)
+            ).rowcount
+        return gone == 1
+
+    def secret_count(self, account_id: str) -> int:
+        (count,) = (
+            self._conn()
+            .execute("SELECT COUNT(*) FROM ladder_secrets WHERE account_id = ?", (account_id,))
+            .fetchone()
+        )
+        return int(count)
+
+    def put_challenge(self, challenge: Challenge) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO ladder_challenges (challenge, ceremony, account_id, expires_at)"
+                " VALUES (?, ?, ?, ?)",
+                (
+                    challenge.challenge,
+                    challenge.ceremony,
+                    challenge.account_id,
+                    challenge.expires_at,
+                ),
+            )
+
+    def take_challenge(self, challenge: str) -> Challenge | None:
+        with self._write() as conn:
+            row = conn.execute(
+                "DELETE FROM ladder_challenges WHERE challenge = ?"
+                " RETURNING challenge, ceremony, account_id, expires_at",
+                (challenge,),
+            ).fetchone()
+        return None if row is None else Challenge(*row)
+
+    def purge_challenges(self, before: float) -> int:
+        with self._write() as conn:
+            gone: int = conn.execute(
+                "DELETE FROM ladder_challenges WHERE expires_at < ?", (before,)
+            ).rowcount
+        return gone
+
+    _PASSKEY = (
+        "SELECT credential_id, account_id, public_key, sign_count, created_at, last_used_at"
+        " FROM ladder_passkeys"
+    )
+
+    @staticmethod
+    def _passkey(row: Any) -> Passkey:
+        credential_id, account_id, public_key, sign_count, created_at, last_used_at = row
+        return Passkey(
+            credential_id, account_id, bytes(public_key), sign_count, created_at, last_used_at
+        )
+
+    def add_passkey(self, passkey: Passkey) -> None:
+        try:
+            with self._write() as conn:
+                added = conn.execute(
+                    "INSERT INTO ladder_passkeys (credential_id, account_id, public_key,"
+                    " sign_count, created_at, last_used_at)"
+                    " SELECT ?, account_id, ?, ?, ?, ? FROM ladder_accounts WHERE account_id = ?",
+                    (
+                        passkey.credential_id,
+                        passkey.public_key,
+                        passkey.sign_count,
+                        passkey.created_at,
+                        passkey.last_used_at,
+                        passkey.account_id,
+                    ),
+                ).rowcount
+                if added != 1:
+                    raise LadderConflict("no such account")
+        except sqlite3.IntegrityError:
+            raise LadderConflict("passkey stored already") from None
+
+    def passkey(self, credential_id: str) -> Passkey | None:
+        row = (
+            self._conn()
+            .execute(f"{self._PASSKEY} WHERE credential_id = ?", (credential_id,))
+            .fetchone()
+        )
+        return None if row is None else self._passkey(row)
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        rows = (
+            self._conn()
+            .execute(
+                f"{self._PASSKEY} WHERE account_id = ? ORDER BY created_at, credential_id",
+                (account_id,),
+            )
+            .fetchall()
+        )
+        return [self._passkey(row) for row in rows]
+
+    def use_passkey(
+        self, credential_id: str, sign_count: int, new_sign_count: int, at: float
+    ) -> None:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_passkeys SET sign_count = ?, last_used_at = ?"
+                " WHERE credential_id = ? AND sign_count = ?",
+                (new_sign_count, at, credential_id, sign_count),
+            ).rowcount
+            if changed != 1:
+                raise LadderConflict("the passkey's counter moved on")
+
+    # ------------------------------------------------------------------ deletion
+
+    def delete_account(self, account_id: str) -> None:
+        with self._write() as conn:
+            gone = conn.execute(
+                "DELETE FROM ladder_accounts WHERE account_id = ? AND state = ?",
+                (account_id, IDLE),
+            ).rowcount
+            if gone != 1:
+                raise LadderConflict("not idle, or no such account")
+            for table in ("ladder_secrets", "ladder_passkeys", "ladder_challenges"):
+                conn.execute(f"DELETE FROM {table} WHERE account_id = ?", (account_id,))
+            conn.execute("DELETE FROM ladder_ratings WHERE account_id = ?", (account_id,))
+            shared = conn.execute(
+                "SELECT r.seq, r.table_id, r.changes FROM ladder_history h"
+                " JOIN ladder_results r ON r.seq = h.seq WHERE h.account_id = ?",
+                (account_id,),
+            ).fetchall()
+            for seq, table_id, changes in shared:
+                rows = [
+                    [a, DELETED_HANDLE if a == account_id else h, *rest]
+                    for a, h, *rest in json.loads(changes)
+                ]
+                conn.execute(
+                    "UPDATE ladder_results SET changes = ? WHERE seq = ?", (json.dumps(rows), seq)
+                )
+                seats = conn.execute(
+                    "SELECT seats FROM ladder_tables WHERE table_id = ?", (table_id,)
+                ).fetchone()
+                if seats is not None:
+                    kept = [
+                        [a, DELETED_HANDLE if a == account_id else h, p]
+                        for a, h, p in json.loads(seats[0])
+                    ]
+                    conn.execute(
+                        "UPDATE ladder_tables SET seats = ? WHERE table_id = ?",
+                        (json.dumps(kept), table_id),
+                    )
+            conn.execute("DELETE FROM ladder_history WHERE account_id = ?", (account_id,))
 
 
 def _change_row(change: Change) -> list[Any]:

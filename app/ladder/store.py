@@ -44,6 +44,38 @@ class Account:
 
 
 @dataclass(frozen=True, slots=True)
+class Passkey:
+    """A passkey (a WebAuthn public key credential) that opens an account."""
+
+    credential_id: str
+    """The credential's id, base64url without padding (as the browser sends it)."""
+    account_id: str
+    public_key: bytes
+    """The credential's public key, COSE-encoded, as the authenticator gave it."""
+    sign_count: int
+    created_at: float
+    last_used_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A WebAuthn challenge the service issued: single use, for one ceremony, until
+    ``expires_at`` (the service's clock)."""
+
+    challenge: str
+    """The random challenge, base64url without padding: the key it is found by."""
+    ceremony: str
+    """``register`` (adding a passkey to ``account_id``) or ``login``."""
+    account_id: str | None
+    expires_at: float
+
+
+DELETED_HANDLE = "(deleted)"
+"""What a deleted account's results show instead of its handle (no handle can be this: the
+nickname rules refuse brackets)."""
+
+
+@dataclass(frozen=True, slots=True)
 class Waiting:
     """An account in a pool's queue, with its rating there when it joined."""
 
@@ -169,3 +201,59 @@ class LadderStore(Protocol):
         """Every settled result of the pool, in the order they were settled."""
 
     def close(self) -> None: ...
+
+    # ------------------------------------------------------------------ devices, passkeys,
+    # deletion and board pages (added after the first release of this protocol; every store
+    # implements them: LadderSqlite, tests/support/ladder_memory.py)
+
+    def add_secret(self, account_id: str, secret_hash: str, at: float) -> None:
+        """One more secret (another device's) that opens the account; an account has the one
+        made with it (``Account.secret_hash``, stored by :meth:`create_account`) and any number
+        of these. :class:`LadderConflict` if the account does not exist (deleted) or the hash
+        is taken. :meth:`account_by_secret` finds the account by any of its secrets."""
+
+    def forget_secret(self, secret_hash: str) -> bool:
+        """This secret opens its account no more (a device signs out), whether it was the one
+        made with the account or a later one; False if it opened none."""
+
+    def secret_count(self, account_id: str) -> int:
+        """How many secrets open the account now."""
+
+    def put_challenge(self, challenge: Challenge) -> None:
+        """Keep an issued challenge (its value is 64 random bytes: never reused)."""
+
+    def take_challenge(self, challenge: str) -> Challenge | None:
+        """The challenge, removed in the same step: a second take (a replay, or a racing
+        request with the same challenge) gets None. Expiry is the caller's to check."""
+
+    def purge_challenges(self, before: float) -> int:
+        """Remove the challenges that expired before ``before``; how many."""
+
+    def add_passkey(self, passkey: Passkey) -> None:
+        """Store a new passkey; :class:`LadderConflict` if its credential id is stored
+        already, or its account does not exist."""
+
+    def passkey(self, credential_id: str) -> Passkey | None: ...
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        """The account's passkeys, oldest first."""
+
+    def use_passkey(
+        self, credential_id: str, sign_count: int, new_sign_count: int, at: float
+    ) -> None:
+        """A sign-in with the passkey: its counter becomes ``new_sign_count`` and its last use
+        ``at``, conditional on the counter still being ``sign_count`` (:class:`LadderConflict`
+        if not, or if the passkey is gone): two racing sign-ins with one counter value cannot
+        both pass."""
+
+    def delete_account(self, account_id: str) -> None:
+        """Delete an idle account, in one atomic change: the account (its handle free again),
+        its secrets, passkeys, ratings (off every board) and its own history index; in the
+        results it shared with others its handle becomes :data:`DELETED_HANDLE` (the places
+        and rating changes stay). :class:`LadderConflict` if it is not idle (queued or
+        seated) or does not exist: nothing is changed."""
+
+    def leaderboard_page(self, pool: str, offset: int, limit: int) -> list[tuple[Account, Rating]]:
+        """The pool's board from row ``offset`` (0 the best), ``limit`` rows, in the order of
+        :meth:`leaderboard` (ordinal descending, then handle key): a stable order, so that
+        consecutive pages neither repeat nor skip a row while the board does not change."""

@@ -77,7 +77,20 @@ def test_a_player_makes_an_account_plays_now_and_sees_the_rating_change(
         ("delete", "/ladder/queue", None, {}, 401, "missing_parameter"),
         ("get", "/ladder/leaderboard/blitz", None, {}, 400, "unknown_pool"),
         ("get", "/ladder/leaderboard/standard-2?limit=0", None, {}, 400, "invalid_request"),
-        ("get", "/ladder/players/nobody", None, {}, 400, "unknown_handle"),
+        ("get", "/ladder/players/nobody", None, {}, 404, "unknown_handle"),
+        ("get", "/ladder/leaderboard/standard-2?offset=-1", None, {}, 400, "invalid_request"),
+        ("get", "/ladder/leaderboard/standard-2?offset=x", None, {}, 400, "invalid_request"),
+        (
+            "get",
+            "/ladder/leaderboard/standard-2?offset=1000001",
+            None,
+            {},
+            400,
+            "invalid_request",
+        ),
+        ("delete", "/ladder/me", None, {}, 401, "missing_parameter"),
+        ("delete", "/ladder/me", None, {"Authorization": "Bearer nope"}, 400, "unknown_account"),
+        ("delete", "/ladder/me/secret", None, {}, 401, "missing_parameter"),
     ],
 )
 def test_every_bad_request_gets_a_clear_4xx_with_error_and_code(

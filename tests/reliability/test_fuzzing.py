@@ -57,12 +57,14 @@ EXAMPLES = int(os.environ.get("BLEF_FUZZ_EXAMPLES", "100"))
 GUIDE = (ROOT / "api_docs" / "guide.md").read_text("utf-8")
 DOCUMENTED_CODES = set(re.findall(r"^\| `([a-z_]+)` \| \d{3} \|", GUIDE, flags=re.MULTILINE))
 SEED = 20261123
-REFUSALS = [400, 403, 409, 410, 422]
+REFUSALS = [400, 403, 404, 409, 410, 422]
 """The documented statuses of a request the schema allows but the rules refuse, which no
 schema can rule out: a well-formed UUID of no game or of no player in it, not the player's
-turn, an action the rules forbid now, a weak Idempotency-Key (400); the game already started
-or full (403); a lost race, a stale version, an unfinished game's record (409); a keyed game
-gone (410); a key reused for a different request (422). Never 404, 405, 413, 429 or 5xx."""
+turn, an action the rules forbid now, a weak Idempotency-Key, an account secret of no account,
+a passkey answer that does not verify (400); the game already started or full (403); a
+well-formed handle no account has (404, the profile); a lost race, a stale version, an
+unfinished game's record, a busy account (409); a keyed game gone (410); a key reused for a
+different request (422). Never 405, 413, 429 or 5xx."""
 
 CONFIG = schemathesis.Config.from_dict(
     {
@@ -155,6 +157,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
         rate_limit_burst=0,
         max_in_flight_per_address=0,
         reaction_burst=1_000_000,  # the one seeded player reacts far past any real rate
+        public_origin="https://blef.test",  # the passkey routes answer (else 503)
     )
     store = SqliteStore(settings_.db_path)
     service = GameService(store, settings_, seed_source=seed_sequence(20261121))

@@ -8,11 +8,14 @@ from dataclasses import replace
 
 from app.ladder.sqlite import ordinal
 from app.ladder.store import (
+    DELETED_HANDLE,
     IDLE,
     QUEUED,
     SEATED,
     Account,
+    Challenge,
     LadderConflict,
+    Passkey,
     Rating,
     Result,
     Table,
@@ -28,16 +31,24 @@ class LadderMemory:
         self._tables: dict[str, Table] = {}
         self._ratings: dict[tuple[str, str], Rating] = {}
         self._results: list[Result] = []
+        self._secrets: dict[str, str] = {}  # secret hash -> account id
+        self._passkeys: dict[str, Passkey] = {}
+        self._challenges: dict[str, Challenge] = {}
+        self._deleted: set[str] = set()
 
     def create_account(self, account: Account) -> None:
         with self._lock:
             if any(a.handle_key == account.handle_key for a in self._accounts.values()):
                 raise LadderConflict("handle taken")
+            if account.secret_hash in self._secrets:
+                raise LadderConflict("secret taken")
             self._accounts[account.account_id] = replace(account, state=IDLE)
+            self._secrets[account.secret_hash] = account.account_id
 
     def account_by_secret(self, secret_hash: str) -> Account | None:
         with self._lock:
-            return next((a for a in self._accounts.values() if a.secret_hash == secret_hash), None)
+            account_id = self._secrets.get(secret_hash)
+            return None if account_id is None else self._accounts.get(account_id)
 
     def account_by_handle(self, handle_key: str) -> Account | None:
         with self._lock:
@@ -151,10 +162,14 @@ class LadderMemory:
             )
 
     def leaderboard(self, pool: str, limit: int) -> list[tuple[Account, Rating]]:
+        return self.leaderboard_page(pool, 0, limit)
+
+    def leaderboard_page(self, pool: str, offset: int, limit: int) -> list[tuple[Account, Rating]]:
         with self._lock:
             rows = [(self._accounts[a], r) for (a, p), r in self._ratings.items() if p == pool]
             rows.sort(key=lambda ar: (-ordinal(ar[1].mu, ar[1].sigma), ar[0].handle_key))
-            return rows[: max(limit, 0)]
+            start = max(offset, 0)
+            return rows[start : start + max(limit, 0)]
 
     def rank(self, account_id: str, pool: str) -> int | None:
         with self._lock:
@@ -170,6 +185,8 @@ class LadderMemory:
 
     def history(self, account_id: str, limit: int) -> list[Result]:
         with self._lock:
+            if account_id in self._deleted:
+                return []
             mine = [r for r in self._results if any(c.account_id == account_id for c in r.changes)]
             return mine[::-1][: max(limit, 0)]
 
@@ -179,3 +196,92 @@ class LadderMemory:
 
     def close(self) -> None:
         pass
+
+    # ------------------------------------------------------------------ devices and passkeys
+
+    def add_secret(self, account_id: str, secret_hash: str, at: float) -> None:
+        with self._lock:
+            if account_id not in self._accounts or secret_hash in self._secrets:
+                raise LadderConflict("no such account, or the secret is taken")
+            self._secrets[secret_hash] = account_id
+
+    def forget_secret(self, secret_hash: str) -> bool:
+        with self._lock:
+            return self._secrets.pop(secret_hash, None) is not None
+
+    def secret_count(self, account_id: str) -> int:
+        with self._lock:
+            return sum(1 for a in self._secrets.values() if a == account_id)
+
+    def put_challenge(self, challenge: Challenge) -> None:
+        with self._lock:
+            self._challenges[challenge.challenge] = challenge
+
+    def take_challenge(self, challenge: str) -> Challenge | None:
+        with self._lock:
+            return self._challenges.pop(challenge, None)
+
+    def purge_challenges(self, before: float) -> int:
+        with self._lock:
+            old = [k for k, c in self._challenges.items() if c.expires_at < before]
+            for key in old:
+                del self._challenges[key]
+            return len(old)
+
+    def add_passkey(self, passkey: Passkey) -> None:
+        with self._lock:
+            if passkey.account_id not in self._accounts or passkey.credential_id in self._passkeys:
+                raise LadderConflict("no such account, or the passkey is stored already")
+            self._passkeys[passkey.credential_id] = passkey
+
+    def passkey(self, credential_id: str) -> Passkey | None:
+        with self._lock:
+            return self._passkeys.get(credential_id)
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        with self._lock:
+            mine = [p for p in self._passkeys.values() if p.account_id == account_id]
+            return sorted(mine, key=lambda p: (p.created_at, p.credential_id))
+
+    def use_passkey(
+        self, credential_id: str, sign_count: int, new_sign_count: int, at: float
+    ) -> None:
+        with self._lock:
+            stored = self._passkeys.get(credential_id)
+            if stored is None or stored.sign_count != sign_count:
+                raise LadderConflict("the passkey's counter moved on")
+            self._passkeys[credential_id] = replace(
+                stored, sign_count=new_sign_count, last_used_at=at
+            )
+
+    # ------------------------------------------------------------------ deletion
+
+    def delete_account(self, account_id: str) -> None:
+        with self._lock:
+            account = self._accounts.get(account_id)
+            if account is None or account.state != IDLE:
+                raise LadderConflict("not idle, or no such account")
+            del self._accounts[account_id]
+            self._deleted.add(account_id)
+            self._mu.pop(account_id, None)
+            for mine in (self._secrets, self._passkeys, self._challenges):
+                for key, value in list(mine.items()):
+                    owner = value if isinstance(value, str) else value.account_id
+                    if owner == account_id:
+                        del mine[key]
+            for key in [k for k in self._ratings if k[0] == account_id]:
+                del self._ratings[key]
+            for i, result in enumerate(self._results):
+                if any(c.account_id == account_id for c in result.changes):
+                    changes = tuple(
+                        replace(c, handle=DELETED_HANDLE) if c.account_id == account_id else c
+                        for c in result.changes
+                    )
+                    self._results[i] = replace(result, changes=changes)
+                    table = self._tables.get(result.table_id)
+                    if table is not None:
+                        seats = tuple(
+                            replace(s, handle=DELETED_HANDLE) if s.account_id == account_id else s
+                            for s in table.seats
+                        )
+                        self._tables[result.table_id] = replace(table, seats=seats)

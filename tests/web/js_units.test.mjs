@@ -7,7 +7,7 @@ import {
   actionName, cardMatters, cardName, checkOf, exampleCards, explainSet, KINDS, SETS, setExists, tableFor,
 } from "../../app/web/static/bets.js";
 import { ERROR_CODES, words } from "../../app/web/static/errors.js";
-import { historySeries, matchWindow, poolTitle, rating, resultLine, signed, waitingLine } from "../../app/web/static/ladder.js";
+import { historySeries, ipHost, matchWindow, poolTitle, rating, resultLine, signed, waitingLine } from "../../app/web/static/ladder.js";
 import { parseMarkdown } from "../../app/web/static/markdown.js";
 import { commonCount, dealHands, dealRound, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
 import { judgeBet, marksFor, maxCardsFor, rulesInWords, usableJokers } from "../../app/web/static/variants.js";
@@ -258,12 +258,19 @@ test("a rated game's result reads as a sentence, with true minus signs", () => {
 });
 
 test("the ladder's codes have words, and the waiting line counts seconds", () => {
-  for (const code of ["unknown_account", "handle_taken", "unknown_pool", "unknown_handle", "already_at_table", "ladder_unavailable", "rate_limited"])
+  for (const code of ["unknown_account", "handle_taken", "unknown_pool", "unknown_handle", "already_at_table", "ladder_unavailable", "rate_limited",
+    "passkeys_unavailable", "passkey_refused", "passkey_malformed", "challenge_unknown", "challenge_expired", "wrong_origin", "unknown_passkey",
+    "passkey_not_verified", "passkey_counter", "passkey_exists", "last_way_in", "account_busy"])
     assert.ok(ERROR_CODES.includes(code), code);
   assert.equal(waitingLine(1.4), "Waited 1 second so far for players near your level.");
   assert.equal(waitingLine(12.9), "Waited 12 seconds so far for players near your level.");
   assert.equal(matchWindow(60), 9);
   assert.equal(poolTitle("standard-3-8"), "standard, 3–8 players");
+});
+
+test("a passkey needs a page opened by a domain name, not an address", () => {
+  for (const host of ["127.0.0.1", "[::1]", "10.0.0.12"]) assert.ok(ipHost(host), host);
+  for (const host of ["localhost", "blef.example", "1x.example"]) assert.ok(!ipHost(host), host);
 });
 
 test("a profile's games become one line per pool, oldest first, starting from the first rating", () => {

@@ -132,7 +132,7 @@ def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_an
     carol.goto(server.url + "/")
     carol.get_by_text("Already have an account on another browser?").click()
     carol.get_by_label("Your key").fill(secret_a)
-    carol.get_by_role("button", name="Sign in").click()
+    carol.get_by_role("button", name="Sign in", exact=True).click()
     carol.get_by_role("heading", name="Signed in as alice").wait_for()
 
     for secret in (secret_a, secret_b):
@@ -152,10 +152,10 @@ def test_a_made_up_key_is_refused_in_words_and_nothing_is_kept(
     page.get_by_role("button", name=re.compile("^Make an account")).wait_for()
     assert axe_violations(page) == []
     page.get_by_text("Already have an account on another browser?").click()
-    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name="Sign in", exact=True).click()
     page.get_by_text("Paste your key first.").wait_for()
     page.get_by_label("Your key").fill("x" * 43)
-    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name="Sign in", exact=True).click()
     page.get_by_text("That key opens no account.").wait_for()
     assert refused == [400]
     assert page.evaluate("localStorage.getItem('blef:account')") is None

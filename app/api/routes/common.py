@@ -12,6 +12,7 @@ _DESCRIPTIONS = {
     400: "Bad input or a move the rules refuse (see `code`)",
     401: "No `Authorization: Bearer <player UUID>` header where only it is accepted",
     403: "Refused in this state: game started, room full, too few players",
+    404: "Nothing by that name (see `code`)",
     408: "The request body did not arrive in time",
     409: "Lost a race or a stale `expected_version`: nothing was applied",
     410: "A keyed create retried after the game it made expired (`game_gone`)",
@@ -19,6 +20,7 @@ _DESCRIPTIONS = {
     422: "Idempotency-Key reused for a different request",
     429: "Past a limit of the client's address (`rate_limited`, `too_many_in_flight`);"
     " see `Retry-After`",
+    503: "Not available on this deployment (see `code`)",
 }
 
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, Query, Request
+from fastapi import APIRouter, Depends, Header, Query, Request, Response
+from fastapi import Body as JsonBody
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from app.api.blocking import BlockingRoute
@@ -17,6 +18,7 @@ from app.api.routes.common import Body, errors, join_errors
 from app.service.errors import InvalidParameter
 
 if TYPE_CHECKING:  # the ladder loads on first use
+    from app.ladder.passkeys import Passkeys
     from app.ladder.service import Ladder
 
 router = APIRouter(prefix="/ladder", tags=["ladder"], route_class=BlockingRoute)
@@ -28,6 +30,13 @@ def get_ladder(request: Request) -> Any:
     provider: LadderProvider = request.app.state.ladder
     ladder: Ladder = provider.get()
     return ladder
+
+
+def get_passkeys(request: Request) -> Any:
+    """The app's :class:`~app.ladder.passkeys.Passkeys` (loaded on first use)."""
+    provider: LadderProvider = request.app.state.ladder
+    passkeys: Passkeys = provider.passkeys()
+    return passkeys
 
 
 def account_secret(
@@ -49,8 +58,10 @@ def account_secret(
 
 if TYPE_CHECKING:
     LadderDep = Annotated[Ladder, Depends(get_ladder)]
+    PasskeysDep = Annotated[Passkeys, Depends(get_passkeys)]
 else:  # FastAPI reads this one: the ladder's modules are not imported to build the routes
     LadderDep = Annotated[Any, Depends(get_ladder)]
+    PasskeysDep = Annotated[Any, Depends(get_passkeys)]
 SecretDep = Annotated[str | None, Depends(account_secret)]
 
 
@@ -138,7 +149,11 @@ class You(BaseModel):
 class Board(BaseModel):
     pool: str
     title: str
+    offset: int = Field(description="The row this page starts at (0 the best)")
     players: list[BoardRow]
+    next_offset: int | None = Field(
+        None, description="The next page's `offset`, when there are more rows"
+    )
     you: You | None = None
 
 
@@ -156,6 +171,42 @@ class Profile(BaseModel):
     handle: str
     ratings: list[PoolRating]
     games: list[ProfileGame]
+
+
+class NewDevice(NewAccount):
+    """A passkey sign-in: this device's own new secret for the account."""
+
+
+class PasskeyAdded(BaseModel):
+    credential_id: str = Field(description="The passkey's credential id (base64url)")
+    passkeys: int = Field(description="How many passkeys the account has now")
+
+
+class PasskeyLine(BaseModel):
+    credential_id: str
+    created_at: float
+    last_used_at: float | None
+
+
+class PasskeyList(BaseModel):
+    passkeys: list[PasskeyLine]
+
+
+WebAuthnOptions = Annotated[
+    dict[str, Any],
+    WithJsonSchema(
+        {
+            "type": "object",
+            "description": "WebAuthn options as JSON (PublicKeyCredentialCreationOptionsJSON"
+            " or PublicKeyCredentialRequestOptionsJSON): the `publicKey` of"
+            " navigator.credentials.create/get, after PublicKeyCredential.parse...FromJSON",
+        }
+    ),
+]
+CREDENTIAL_DOC = (
+    "The credential as the browser gives it, `PublicKeyCredential.toJSON()`: `id`, `rawId`,"
+    " `type`, `response` (base64url fields), `clientExtensionResults`"
+)
 
 
 READ = errors(400, 401)
@@ -239,16 +290,103 @@ def leaderboard(
     ladder: LadderDep,
     secret: SecretDep,
     limit: Annotated[int | None, Query(ge=1, le=100, description="How many (20)")] = None,
+    offset: Annotated[
+        int | None,
+        Query(ge=0, le=1_000_000, description="The row to start at, 0 the best (0)"),
+    ] = None,
 ) -> Body:
-    return ladder.leaderboard(pool, limit, secret)
+    return ladder.leaderboard(pool, limit, secret, offset)
 
 
 @router.get(
     "/players/{handle}",
     response_model=Profile,
     response_model_exclude_none=True,
-    responses=errors(400),
+    responses=errors(400, 404),
     summary="A player's ratings by pool and recent rated games",
 )
 def profile(handle: str, ladder: LadderDep) -> Body:
     return ladder.profile(handle)
+
+
+# ---------------------------------------------------------------------- other devices
+
+
+@router.post(
+    "/passkeys/register/options",
+    response_model=WebAuthnOptions,
+    responses=errors(400, 401, 503),
+    summary="Add a passkey, step 1: the options for navigator.credentials.create",
+)
+def passkey_register_options(passkeys: PasskeysDep, secret: SecretDep) -> Body:
+    return passkeys.register_options(secret)
+
+
+@router.post(
+    "/passkeys/register",
+    response_model=PasskeyAdded,
+    status_code=201,
+    responses=errors(400, 401, 409, 413, 503),
+    summary="Add a passkey, step 2: the new credential, kept for this account",
+)
+def passkey_register(
+    passkeys: PasskeysDep,
+    secret: SecretDep,
+    credential: Annotated[dict[str, Any], JsonBody(description=CREDENTIAL_DOC)],
+) -> Body:
+    return passkeys.register(secret, credential)
+
+
+@router.get(
+    "/passkeys",
+    response_model=PasskeyList,
+    responses=READ,
+    summary="Your account's passkeys: when each was added and last used",
+)
+def passkey_list(passkeys: PasskeysDep, secret: SecretDep) -> Body:
+    return passkeys.listed(secret)
+
+
+@router.post(
+    "/passkeys/login/options",
+    response_model=WebAuthnOptions,
+    responses=errors(400, 503),
+    summary="Sign in with a passkey, step 1: the options for navigator.credentials.get",
+)
+def passkey_login_options(passkeys: PasskeysDep) -> Body:
+    return passkeys.login_options()
+
+
+@router.post(
+    "/passkeys/login",
+    response_model=NewDevice,
+    responses=errors(400, 413, 503),
+    summary="Sign in with a passkey, step 2: the signed answer; a new secret for this device",
+)
+def passkey_login(
+    passkeys: PasskeysDep,
+    credential: Annotated[dict[str, Any], JsonBody(description=CREDENTIAL_DOC)],
+) -> Body:
+    return passkeys.login(credential)
+
+
+@router.delete(
+    "/me/secret",
+    status_code=204,
+    responses=errors(400, 401, 409),
+    summary="Sign this device out: its secret opens the account no more",
+)
+def sign_out(passkeys: PasskeysDep, secret: SecretDep) -> Response:
+    passkeys.sign_out(secret)
+    return Response(status_code=204)
+
+
+@router.delete(
+    "/me",
+    status_code=204,
+    responses=errors(400, 401, 409),
+    summary="Delete your account (not while queued or seated)",
+)
+def delete_account(ladder: LadderDep, secret: SecretDep) -> Response:
+    ladder.delete_account(secret)
+    return Response(status_code=204)

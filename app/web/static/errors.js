@@ -49,6 +49,18 @@ const WORDS = {
   unknown_handle: "No player has that name.",
   already_at_table: "You are already at a rated game that is not over: finish it first.",
   ladder_unavailable: "Rated games are not available on this server yet. You can still play without an account.",
+  passkeys_unavailable: "Passkeys are not set up on this server. Sign in with your key instead.",
+  passkey_refused: "That passkey could not be checked. Please try again.",
+  passkey_malformed: "Your browser sent a passkey answer the server could not read. Please try again.",
+  challenge_unknown: "That passkey request was already used or never made here. Please try again.",
+  challenge_expired: "That took too long, so the passkey request expired. Please try again.",
+  wrong_origin: "That passkey answer was made for another site.",
+  unknown_passkey: "That passkey opens no account here: it may have been made for an account that was deleted.",
+  passkey_not_verified: "That passkey's signature did not check out. Please try again.",
+  passkey_counter: "That passkey looks copied or replayed, so it was refused. Sign in with your key instead.",
+  passkey_exists: "This passkey is already added to your account.",
+  last_way_in: "This is the only key to your account and it has no passkey: add a passkey, or copy your key, before signing out.",
+  account_busy: "Leave the queue, or finish your rated game, before deleting your account.",
   no_permission: "Only the host can do that for another player; you can change only your own team.",
 };
 

@@ -13,7 +13,8 @@ export const POOLS = [
   { name: "standard-3-8", title: "standard, 3–8 players", min_players: 3, max_players: 8 },
 ];
 
-/** The account this browser holds: {handle, secret}, or null. */
+/** The account this browser holds: {handle, secret, device}, or null (`device`: the secret is
+ * this browser's own, given at a passkey sign-in, so signing out may forget it at the server). */
 export function accountOf() {
   try {
     const a = JSON.parse(localStorage.getItem(ACCOUNT));
@@ -24,7 +25,9 @@ export function accountOf() {
 }
 
 export function keepAccount(account) {
-  localStorage.setItem(ACCOUNT, JSON.stringify({ handle: account.handle, secret: account.secret }));
+  const kept = { handle: account.handle, secret: account.secret };
+  if (account.device) kept.device = true;
+  localStorage.setItem(ACCOUNT, JSON.stringify(kept));
 }
 
 export function forgetAccount() {
@@ -250,4 +253,68 @@ export async function signIn(key) {
   const account = { handle: data.handle, secret };
   keepAccount(account);
   return account;
+}
+
+/** Whether a host name is an IP address (a passkey's RP ID must be a domain name). */
+export function ipHost(host) {
+  return /^\[.*\]$/.test(host) || /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Whether this browser can make and use passkeys here (WebAuthn, its JSON helpers, a secure
+ * context: https, or http://localhost, and a page opened by a domain name, not an address). */
+export function passkeysHere() {
+  return typeof window !== "undefined" && !!window.isSecureContext && !ipHost(location.hostname)
+    && typeof window.PublicKeyCredential === "function"
+    && typeof PublicKeyCredential.parseCreationOptionsFromJSON === "function"
+    && typeof PublicKeyCredential.parseRequestOptionsFromJSON === "function";
+}
+
+/** The account's passkeys ({credential_id, created_at, last_used_at}[]). */
+export async function passkeysOf(account) {
+  const { data } = await api("/ladder/passkeys", { token: account.secret });
+  return data.passkeys;
+}
+
+/** Add a passkey to the signed-in account: the service's options, the browser's own prompt,
+ * the new credential sent back. Returns how many passkeys the account has now. */
+export async function addPasskey(account) {
+  const { data: options } = await api("/ladder/passkeys/register/options", { method: "POST", token: account.secret });
+  const credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options) });
+  const { data } = await api("/ladder/passkeys/register", { method: "POST", body: credential.toJSON(), token: account.secret });
+  return data.passkeys;
+}
+
+/** Sign in with a passkey this browser (or its password manager) holds: the account, with
+ * a new key of this browser's own, kept. */
+export async function signInWithPasskey() {
+  const { data: options } = await api("/ladder/passkeys/login/options", { method: "POST" });
+  const credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options) });
+  const { data } = await api("/ladder/passkeys/login", { method: "POST", body: credential.toJSON() });
+  const account = { handle: data.handle, secret: data.secret, device: true };
+  keepAccount(account);
+  return account;
+}
+
+/** Sign this browser out: a key of its own (from a passkey sign-in) is forgotten by the
+ * service too; a pasted key, which other browsers may share, only here. */
+export async function signOutHere(account) {
+  if (account.device) {
+    try {
+      await api("/ladder/me/secret", { method: "DELETE", token: account.secret });
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.code !== "unknown_account") throw e;
+    }
+  }
+  forgetAccount();
+}
+
+/** Delete the account for good (refused while queued or seated); forgotten here once done. */
+export async function deleteAccount(account) {
+  await api("/ladder/me", { method: "DELETE", token: account.secret });
+  forgetAccount();
+}
+
+/** Whether an error is the person closing or refusing the browser's passkey prompt. */
+export function passkeyCancelled(e) {
+  return !!e && (e.name === "NotAllowedError" || e.name === "AbortError");
 }

@@ -6,8 +6,8 @@ import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
 import { api, ApiError } from "./api.js";
 import { words } from "./errors.js";
 import {
-  accountOf, createRated, forgetAccount, historySeries, makeAccount, POOLS, poolTitle, rating, resultLine, signed,
-  signIn, waitingLine, WIDENING,
+  accountOf, addPasskey, createRated, deleteAccount, historySeries, makeAccount, passkeyCancelled, passkeysHere, passkeysOf,
+  POOLS, poolTitle, rating, resultLine, signed, signIn, signInWithPasskey, signOutHere, waitingLine, WIDENING,
 } from "./ladder.js";
 import { announce, fail, html, toast } from "./ui.js";
 import uPlot from "./uplot.js";
@@ -51,18 +51,41 @@ export function RatedPanel({ name, checkName }) {
       setTimeout(() => document.getElementById("account-title")?.focus(), 0);
     } catch (e) { fail(e); } finally { s.busy = false; bump(); }
   };
-  const signOut = () => {
-    if (!confirm("Sign out on this browser? Without your key you cannot come back to this account: copy it first.")) return;
-    forgetAccount();
+  const signedOut = (said) => {
     setFresh(false);
     actions.signedOut();
-    toast("You are signed out on this browser.");
+    toast(said);
+    announce(said);
     setTimeout(() => document.getElementById("make-account")?.focus(), 0);
+  };
+  const signOut = async () => {
+    const ask = s.account.device
+      ? "Sign out on this browser? You can sign in again with your passkey."
+      : "Sign out on this browser? Without your key (or a passkey) you cannot come back to this account: copy it first.";
+    if (!confirm(ask)) return;
+    try {
+      await signOutHere(s.account);
+      signedOut("You are signed out on this browser.");
+    } catch (e) { fail(e); }
+  };
+  const remove = async () => {
+    if (s.busy) return;
+    if (!confirm(`Delete the account ${s.account.handle} for good? Its rating and profile go, every passkey and key stops working, and the name is free for anyone. Games you played stay in other players' histories, without your name.`)) return;
+    s.busy = true;
+    bump();
+    try {
+      await deleteAccount(s.account);
+      s.busy = false;
+      signedOut("Your account is deleted.");
+    } catch (e) {
+      s.problem = words(e);
+      fail(e);
+    } finally { s.busy = false; bump(); }
   };
 
   return html`<section class="panel rated" aria-labelledby="rated-title">
     <h2 id="rated-title">Rated games against people</h2>
-    ${s.account ? html`<${Account} s=${s} fresh=${fresh} onSignOut=${signOut} />`
+    ${s.account ? html`<${Account} s=${s} fresh=${fresh} onSignOut=${signOut} onDelete=${remove} />`
       : html`<${NoAccount} s=${s} name=${name} onMake=${make} onSignedIn=${(a) => { actions.signedIn(a); setTimeout(() => document.getElementById("account-title")?.focus(), 0); }} />`}
     ${s.account ? html`<${FindRated} s=${s} actions=${actions} waiting=${waiting} />` : null}
   </section>`;
@@ -71,6 +94,7 @@ export function RatedPanel({ name, checkName }) {
 function NoAccount({ s, name, onMake, onSignedIn }) {
   const [key, setKey] = useState("");
   const [problem, setProblem] = useState(null);
+  const [passkeyProblem, setPasskeyProblem] = useState(null);
   const [busy, setBusy] = useState(false);
   const submit = async (ev) => {
     ev.preventDefault();
@@ -90,8 +114,27 @@ function NoAccount({ s, name, onMake, onSignedIn }) {
       announce(text);
     } finally { setBusy(false); }
   };
+  const withPasskey = async () => {
+    if (busy) return;
+    setBusy(true);
+    setProblem(null);
+    try {
+      const account = await signInWithPasskey();
+      toast(`Signed in as ${account.handle} with your passkey.`);
+      onSignedIn(account);
+    } catch (e) {
+      const text = passkeyCancelled(e) ? "No passkey was chosen, so you are not signed in."
+        : e instanceof ApiError ? words(e) : "This browser could not use a passkey here. Sign in with your key instead.";
+      setPasskeyProblem(text);
+      announce(text);
+    } finally { setBusy(false); }
+  };
   return html`<p>Play people near your level and earn a rating. It takes an account: just your name above, no e-mail, no password.</p>
     <div class="row"><button id="make-account" class="primary" disabled=${s.busy} onClick=${onMake}>Make an account${name.trim() ? ` as ${name.trim()}` : ""}</button></div>
+    ${passkeysHere() ? html`<div class="passkey-sign-in">
+      <p class="row"><button id="passkey-sign-in" disabled=${busy} aria-describedby="passkey-sign-in-help" onClick=${withPasskey}>Sign in with a passkey</button>
+        <small id="passkey-sign-in-help" class=${passkeyProblem ? "problem" : "muted"} role="status">${passkeyProblem || "Added a passkey to your account on another device? Use it here."}</small></p>
+    </div>` : null}
     <details class="sign-in" open=${!!problem}>
       <summary>Already have an account on another browser? Sign in with your key</summary>
       <form onSubmit=${submit}>
@@ -104,7 +147,43 @@ function NoAccount({ s, name, onMake, onSignedIn }) {
     </details>`;
 }
 
-function Account({ s, fresh, onSignOut }) {
+/** Add a passkey to the signed-in account, and how many it has: a passkey lets another
+ * device sign in without the key being copied. */
+function Passkeys({ account }) {
+  const [count, setCount] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [said, setSaid] = useState(null);
+  const [problem, setProblem] = useState(false);
+  useEffect(() => {
+    let alive = true;
+    passkeysOf(account).then((list) => alive && setCount(list.length)).catch(() => {});
+    return () => { alive = false; };
+  }, [account.secret]);
+  if (!passkeysHere()) return html`<p class="muted small" id="passkey-help">Passkeys need a secure page (https): on this one, copy your key to play elsewhere.</p>`;
+  const add = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const n = await addPasskey(account);
+      setCount(n);
+      setProblem(false);
+      setSaid("Passkey added. On another device, choose “Sign in with a passkey”.");
+      announce("Passkey added.");
+    } catch (e) {
+      setProblem(true);
+      setSaid(passkeyCancelled(e) ? "No passkey was made." : e && e.name === "InvalidStateError"
+        ? "This device already holds a passkey for this account." : e instanceof ApiError ? words(e) : "This browser could not make a passkey here.");
+    } finally { setBusy(false); }
+  };
+  return html`<div class="passkeys">
+    <p id="passkey-help">${count ? `This account has ${count} passkey${count === 1 ? "" : "s"}: sign in with one on any device that holds it.`
+      : "Add a passkey to sign in on another device without copying your key: your phone, computer or password manager keeps it."}</p>
+    <p class="row"><button id="add-passkey" disabled=${busy} aria-describedby="passkey-help" onClick=${add}>Add a passkey to this account</button>
+      <small id="passkey-status" role="status" class=${problem ? "problem" : "muted"}>${said || ""}</small></p>
+  </div>`;
+}
+
+function Account({ s, fresh, onSignOut, onDelete }) {
   const [shown, setShown] = useState(false);
   const a = s.account;
   return html`<div class="account">
@@ -119,9 +198,11 @@ function Account({ s, fresh, onSignOut }) {
       </div>
       ${shown ? html`<input id="shown-key" class="mono" readonly aria-label="Your key" value=${a.secret} />` : null}
     </div>
+    <${Passkeys} account=${a} />
     <p class="row"><a href=${`#/player/${encodeURIComponent(a.handle)}`} id="my-profile">Your profile</a>
       <a href=${`#/ladder/${s.pool}`}>Leaderboard</a>
-      <button class="small" id="sign-out" onClick=${onSignOut}>Sign out</button></p>
+      <button class="small" id="sign-out" onClick=${onSignOut}>Sign out</button>
+      <button class="small danger" id="delete-account" disabled=${s.busy} onClick=${onDelete}>Delete account</button></p>
   </div>`;
 }
 
