@@ -137,14 +137,15 @@ LOOK_KEY: Final = key("MATCHER", "LOOK")
 
 
 def time_key(at: float) -> str:
-    """A time as a fixed-width string that sorts as the time does (0 .. 10^13 seconds).
+    """A time as a fixed-width string (to the microsecond) that sorts as the time does, for
+    times 0 .. 10^13 seconds.
 
     >>> time_key(1700000000.5), time_key(5.25) < time_key(10.0)
-    ('1700000000.500000', True)
+    ('0001700000000.500000', True)
     """
     if not 0 <= at < 10**13:
         raise ValueError(f"time {at!r} is outside what a key holds")
-    return f"{at:017.6f}" if at < 10**10 else f"{at:.6f}"
+    return f"{at:020.6f}"
 
 
 def shard_of(account_id: str, shards: int) -> int:
