@@ -4,8 +4,9 @@ queue (app/clock/aws.py) instead of ``blef serve``'s thread.
 ::
 
     POST /ladder/queue (HTTP function) ── join, then match at once (conditional claims)
-        └─> anyone still waiting: one {"ladder": "match"} message, delayed LOOK_SECONDS,
-            unless one is pending already (the store's lease, LadderDynamo.reserve_look)
+        └─> anyone still waiting: one {"ladder": "match", "due_at": ...} message, delayed
+            LOOK_SECONDS, unless one is pending already (the store's lease,
+            LadderDynamo.reserve_look; the look that message makes hands it on)
     games table stream ── a game whose status becomes Finished
         └─> Scheduler: one {"ladder": "settle", "game_uuid": ...} message, no delay
     clock queue ──> Fire function: ``match``: match, and look again later while anyone
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -54,14 +56,20 @@ class LadderMessage:
         data: dict[str, Any] = {"ladder": self.kind}
         if self.game_uuid is not None:
             data["game_uuid"] = self.game_uuid
+        if self.kind == MATCH:
+            data["due_at"] = self.due_at
         return json.dumps(data)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any], now: float) -> LadderMessage:
         """A parsed message body with a ``ladder`` key; ValueError if it is malformed."""
-        kind, game_uuid = data.get("ladder"), data.get("game_uuid")
+        kind, game_uuid, due_at = data.get("ladder"), data.get("game_uuid"), data.get("due_at")
         if kind == MATCH and game_uuid is None:
-            return cls(MATCH, now)
+            if not isinstance(due_at, (int, float)) or isinstance(due_at, bool):
+                raise ValueError("a ladder look names the time it was due")
+            if not math.isfinite(due_at):
+                raise ValueError("a ladder look names a finite time")
+            return cls(MATCH, float(due_at))
         if kind == SETTLE and isinstance(game_uuid, str) and 0 < len(game_uuid) <= 64:
             return cls(SETTLE, now, game_uuid)
         raise ValueError("not a ladder message")
@@ -105,12 +113,15 @@ class LadderClock:
         self.ladder.match()
         self.look_later()
 
-    def look_later(self) -> bool:
-        """Ask for one delayed look while anyone waits and none is pending; True if asked."""
+    def look_later(self, looking: float | None = None) -> bool:
+        """Ask for one delayed look while anyone waits and none is pending; True if asked.
+        ``looking``: the due time of the look being made now (a pending look due no later
+        than that is this one, and no longer pending)."""
         if self.ladder.longest_wait() is None:
             return False
         now = self.ladder.now
-        if self._reserve is not None and not self._reserve(now, now + LOOK_SECONDS):
+        settled = max(now, looking) if looking is not None else now
+        if self._reserve is not None and not self._reserve(settled, now + LOOK_SECONDS):
             return False  # a look is pending already
         self._sqs.send_message_batch(
             QueueUrl=self._queue_url,
@@ -140,7 +151,7 @@ class LadderClock:
         except Exception:
             metrics.count(metrics.LADDER_MATCH_ERRORS)
             raise
-        self.look_later()
+        self.look_later(looking=message.due_at)
 
     def sweep(self) -> None:
         """Every minute: what a lost message or a crashed maker left behind."""
