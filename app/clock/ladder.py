@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from app.config import metrics
+from app.store.dynamo.stream import is_state
 
 if TYPE_CHECKING:
     from app.clock.aws import Sqs
@@ -82,7 +83,7 @@ def finished_of_record(record: Mapping[str, Any]) -> str | None:
         return None
     change = record.get("dynamodb") or {}
     new, old = change.get("NewImage") or {}, change.get("OldImage") or {}
-    if new.get("sk", {}).get("S") != "STATE":
+    if not is_state(new):
         return None
     if new.get("status", {}).get("S") != "Finished":
         return None

@@ -13,7 +13,7 @@ a handle's owner           ``HANDLE#<key>``       ``H``
 a secret's account         ``SECRET#<hash>``      ``S`` (one item per secret)
 a place in a pool's queue  ``QUEUE#<pool>``       ``<account id>``
 a table                    ``TABLE#<id>``         ``T`` (GSI ``ladder-open`` while open)
-a table's game             ``GAME#<game uuid>``   ``G`` (the table's id)
+a table's game             ``RATED#<game uuid>``  ``G`` (the table's id)
 a settled result           ``RESULTS#<pool>``     ``<settled_at>#<table id>``
 the matcher's next look    ``MATCHER``            ``LOOK`` (the AWS clock's lease)
 =========================  =====================  ==========================================
@@ -122,7 +122,7 @@ def table_key(table_id: str) -> Item:
 
 
 def game_key(game_uuid: str) -> Item:
-    return key(f"GAME#{game_uuid}", "G")
+    return key(f"RATED#{game_uuid}", "G")
 
 
 def results_pk(pool: str) -> str:

@@ -33,6 +33,7 @@ from tests.support.api import next_action
 from tests.support.apigw import LambdaContext, http_api_event
 from tests.support.clock import FakeClock
 from tests.support.dynamo import REGION, fake_aws_env, serialised_moto_dynamodb
+from tests.support.emf import SERVICE, counted, emf_lines
 from tests.support.ladder_dynamo import NoScanClient
 from tests.watch.events import stream_event, stream_record
 
@@ -148,6 +149,7 @@ def play_out(deployment: Deployment, game: str, players: dict[str, tuple[str, st
         if state["status"] == "Finished":
             return
         uuid, address = players[state["cp_nickname"]]
+        deployment.fake.advance(1.0)  # a move takes time (and a settled game has its own)
         status, _ = deployment.call(
             "GET",
             f"/games/{game}/play",
@@ -285,7 +287,7 @@ def test_someone_left_waiting_is_looked_at_again_by_the_clock_until_seated(
 
 
 def test_the_sweeper_settles_a_finished_game_whose_message_was_lost(
-    deployment: Deployment,
+    deployment: Deployment, capsys: pytest.CaptureFixture[str]
 ) -> None:
     secrets = {}
     for i, h in enumerate(("Ania", "Bolek")):
@@ -305,6 +307,9 @@ def test_the_sweeper_settles_a_finished_game_whose_message_was_lost(
     )
     store = deployment.store()
     assert store.results(TWO) == []  # no stream record delivered: nothing settled yet
+    formed = counted(emf_lines(capsys.readouterr().out))
+    assert formed[("LadderTablesFormed", SERVICE)] == 1
+    assert ("LadderQueueWait", SERVICE) in formed
 
     assert clock_handler.sweep() == {"acted": 0}
 
@@ -312,6 +317,8 @@ def test_the_sweeper_settles_a_finished_game_whose_message_was_lost(
     assert result.game_uuid == game and len(result.changes) == 2
     clock_handler.sweep()
     assert len(store.results(TWO)) == 1
+    swept = counted(emf_lines(capsys.readouterr().out))
+    assert swept[("LadderGamesSettled", SERVICE)] == 1  # in the EMF the sweeper printed
 
 
 def test_a_ladder_message_that_is_malformed_is_dropped(deployment: Deployment) -> None:
