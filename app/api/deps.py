@@ -58,17 +58,32 @@ class LadderProvider:
         if self._ladder is None:
             with self._lock:
                 if self._ladder is None:
-                    from app.ladder.errors import LadderUnavailable  # noqa: PLC0415
-                    from app.ladder.service import Ladder  # noqa: PLC0415
-                    from app.ladder.sqlite import LadderSqlite  # noqa: PLC0415
-
-                    if self.services.settings.store != "sqlite":
-                        raise LadderUnavailable
-                    games = self.services.get()
-                    ladder = Ladder(LadderSqlite(self.services.settings.db_path), games)
-                    games.subscribe(ladder.notice)
-                    self._ladder = ladder
+                    self._ladder = self._build()
         return self._ladder
+
+    def _build(self) -> Ladder:
+        """SQLite beside the games' file; on DynamoDB its own table, and with the clock's
+        queue (AWS), a join matches at once and asks the clock to look again later
+        (app/clock/ladder.py). 503 ``ladder_unavailable`` only for a deployment that has
+        no ladder table."""
+        from app.ladder.errors import LadderUnavailable  # noqa: PLC0415
+        from app.ladder.factory import ladder_store  # noqa: PLC0415
+        from app.ladder.service import Ladder  # noqa: PLC0415
+
+        settings = self.services.settings
+        games = self.services.get()
+        store = ladder_store(settings)
+        if store is None:
+            raise LadderUnavailable
+        ladder = Ladder(store, games, clock=lambda: games.now)
+        if settings.store == "dynamodb" and settings.clock_queue_url:
+            from app.clock.ladder import LadderClock  # noqa: PLC0415
+            from app.config import aws  # noqa: PLC0415
+
+            sqs = aws.client("sqs", region_name=settings.aws_region, max_pool_connections=4)
+            ladder.on_join = LadderClock(ladder, sqs, settings.clock_queue_url).joined
+        games.subscribe(ladder.notice)
+        return ladder
 
     def passkeys(self) -> Passkeys:
         """The ladder's passkey use cases, for the configured public origin (its module, and

@@ -41,7 +41,9 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
             clock = LocalClock(
                 provider.get(),
                 purge_interval=settings.purge_interval_seconds,
-                ladder=ladders.get() if settings.store == "sqlite" else None,
+                ladder=ladders.get()
+                if settings.store == "sqlite" or settings.ladder_table_name
+                else None,
             )
             clock.start()
             app.state.clock = clock

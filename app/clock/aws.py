@@ -10,6 +10,10 @@
             the delay left
     EventBridge, every minute ──> service.sweep: every overdue game (the safety net)
 
+The ladder rides the same queue (app/clock/ladder.py): the scheduler also sends a
+``{"ladder": "settle"}`` message for each game that finishes, the fire function hands every
+``{"ladder": ...}`` message to the ladder's clock, and the sweeper sweeps the ladder too.
+
 Every action is the service's :meth:`~app.service.due.WhenDue.advance`, conditional on the
 version the message names, so a message delivered twice, or after a player already moved
 the game on, changes nothing; and the clock's own write is a new version with its own stream
@@ -27,9 +31,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
+from app.clock.ladder import SETTLE, LadderMessage, finished_of_record
 from app.store.dynamo.stream import is_state
 
 if TYPE_CHECKING:
+    from app.clock.ladder import LadderClock
     from app.service.due import WhenDue
 
 log = logging.getLogger("blef.clock")
@@ -40,6 +46,15 @@ BATCH: Final = 10
 """SendMessageBatch takes at most 10 messages."""
 
 Event = Mapping[str, Any]
+
+
+class Message(Protocol):
+    """What :func:`send` sends: a body, delayed until ``due_at``."""
+
+    @property
+    def due_at(self) -> float: ...
+
+    def body(self) -> str: ...
 
 
 class Sqs(Protocol):
@@ -117,7 +132,7 @@ class Sent:
     failed: tuple[str, ...]
 
 
-def send(sqs: Sqs, queue_url: str, messages: Iterable[tuple[str, Due]], now: float) -> Sent:
+def send(sqs: Sqs, queue_url: str, messages: Iterable[tuple[str, Message]], now: float) -> Sent:
     """Send each ``(id, due)`` with its delay, 10 per SendMessageBatch call; an entry SQS
     refuses, or every entry of a call that raised, is reported failed (by its id)."""
     pending = list(messages)
@@ -153,20 +168,29 @@ def send(sqs: Sqs, queue_url: str, messages: Iterable[tuple[str, Due]], now: flo
 class Scheduler:
     """The stream's consumer: a delayed message for every due game version it sees."""
 
-    def __init__(self, sqs: Sqs, queue_url: str, now: Callable[[], float]) -> None:
+    def __init__(
+        self, sqs: Sqs, queue_url: str, now: Callable[[], float], *, ladder: bool = False
+    ) -> None:
         self._sqs = sqs
         self._queue_url = queue_url
         self._now = now
+        self._ladder = ladder
+        """Whether a game that finishes gets a ladder ``settle`` message."""
 
     def schedule(self, event: Event) -> dict[str, list[dict[str, str]]]:
         """Send the messages; answer the records whose message failed, as the event source
         mapping's partial batch response (``ReportBatchItemFailures``): the stream retries
         from the first of them, and a message sent twice is harmless."""
-        messages: list[tuple[str, Due]] = []
+        messages: list[tuple[str, Message]] = []
+        now = self._now()
         for record in event.get("Records") or []:
+            ident = str((record.get("dynamodb") or {}).get("SequenceNumber"))
             due = due_of_record(record)
             if due is not None:
-                messages.append((str(record["dynamodb"]["SequenceNumber"]), due))
+                messages.append((ident, due))
+            finished = finished_of_record(record) if self._ladder else None
+            if finished is not None:
+                messages.append((ident, LadderMessage(SETTLE, now, finished)))
         result = send(self._sqs, self._queue_url, messages, self._now())
         log.info("clock_scheduled", extra={"sent": result.sent, "failed": len(result.failed)})
         return {"batchItemFailures": [{"itemIdentifier": ident} for ident in result.failed]}
@@ -184,12 +208,19 @@ class Firer:
     """The queue's consumer: advance each game its message names."""
 
     def __init__(
-        self, service: WhenDue, sqs: Sqs, queue_url: str, now: Callable[[], float]
+        self,
+        service: WhenDue,
+        sqs: Sqs,
+        queue_url: str,
+        now: Callable[[], float],
+        *,
+        ladder: LadderClock | None = None,
     ) -> None:
         self._service = service
         self._sqs = sqs
         self._queue_url = queue_url
         self._now = now
+        self._ladder = ladder
 
     def fire(self, event: Event) -> Fired:
         """Advance the game of every message. A message that came before its game was due
@@ -197,10 +228,24 @@ class Firer:
         again (and after 5 receives, to the dead-letter queue); one that is not a clock
         message is dropped and logged (delivering it again could never succeed)."""
         acted = dropped = 0
-        again: list[tuple[str, Due]] = []
+        again: list[tuple[str, Message]] = []
         failures: list[str] = []
         for record in event.get("Records") or []:
             message_id = str(record.get("messageId"))
+            ladder = self._ladder_message(str(record.get("body")))
+            if ladder is not None:
+                if self._ladder is None:
+                    log.warning("clock_ladder_message_without_ladder")
+                    dropped += 1
+                    continue
+                try:
+                    self._ladder.handle(ladder)
+                except Exception:
+                    log.exception("clock_ladder_failed")
+                    failures.append(message_id)
+                    continue
+                acted += 1
+                continue
             try:
                 due = Due.from_body(str(record.get("body")))
             except ValueError:
@@ -223,10 +268,24 @@ class Firer:
             if early:
                 assert advance.due_at is not None
                 again.append((message_id, Due(due.game_uuid, due.version, advance.due_at)))
-        result = send(self._sqs, self._queue_url, again, self._now())
+        result = send(self._sqs, self._queue_url, list(again), self._now())
         failures.extend(result.failed)
         log.info(
             "clock_fired",
             extra={"acted": acted, "resent": result.sent, "failed": len(failures)},
         )
         return Fired(acted, result.sent, dropped, tuple(failures))
+
+    def _ladder_message(self, body: str) -> LadderMessage | None:
+        """The ladder's message a body holds (None: a game's, or malformed: those are
+        :meth:`Due.from_body`'s to refuse)."""
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return None
+        if not isinstance(data, dict) or "ladder" not in data:
+            return None
+        try:
+            return LadderMessage.from_data(data, self._now())
+        except ValueError:
+            return None

@@ -16,6 +16,11 @@ app/entrypoints/metrics.py and from the API's error answers by app/api/errors.py
   ``Timeouts`` (a human's move deadline passed: the clock took the round from them);
 - ``ClockLateness`` (unit Seconds, one value per AI move and timeout): how long after
   its due time the clock made it;
+- the ladder (app/ladder/service.py, app/clock/ladder.py): ``LadderTablesFormed``,
+  ``LadderGamesSettled``, ``LadderMatchErrors`` (a join's or a look's matcher raised, or a
+  table's game could not be made), ``LadderSettleFailures`` (a settlement raised);
+  ``LadderQueueWait`` (Seconds, one value per account seated: how long it waited) and
+  ``LadderLongestWait`` (Seconds, at each look: the longest wait of anyone still queued);
 - ``Refusals``, with the dimension ``code`` as well (the ``code`` of the error answer:
   ``invalid_action``, ``conflict``, ``invalid_state``, ``internal``, ...).
 
@@ -43,6 +48,12 @@ AI_MOVES: Final = "AIMoves"
 TIMEOUTS: Final = "Timeouts"
 REFUSALS: Final = "Refusals"
 CLOCK_LATENESS: Final = "ClockLateness"
+LADDER_TABLES_FORMED: Final = "LadderTablesFormed"
+LADDER_GAMES_SETTLED: Final = "LadderGamesSettled"
+LADDER_MATCH_ERRORS: Final = "LadderMatchErrors"
+LADDER_SETTLE_FAILURES: Final = "LadderSettleFailures"
+LADDER_QUEUE_WAIT: Final = "LadderQueueWait"
+LADDER_LONGEST_WAIT: Final = "LadderLongestWait"
 NAMES: Final = (GAMES_CREATED, GAMES_STARTED, GAMES_FINISHED, MOVES, AI_MOVES, TIMEOUTS)
 
 _CODE: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")

@@ -24,6 +24,8 @@ class Settings(BaseSettings):
     """The SQLite file (``store=sqlite``)."""
     table_name: str = "blef-games"
     """The DynamoDB table (``store=dynamodb``)."""
+    ladder_table_name: str = "blef-ladder"
+    """The ladder's DynamoDB table (``store=dynamodb``; app/ladder/dynamo.py)."""
     dynamodb_endpoint: str | None = None
     """A DynamoDB endpoint URL to use instead of AWS's (e.g. a local emulator)."""
     aws_region: str | None = None

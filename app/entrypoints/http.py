@@ -24,7 +24,10 @@ if TYPE_CHECKING:
 
 
 def _build() -> Mangum:
-    from app.api.deps import ServiceProvider  # noqa: PLC0415 (the route table: built when invoked)
+    from app.api.deps import (  # noqa: PLC0415 (the route table: built when invoked)
+        LadderProvider,
+        ServiceProvider,
+    )
     from app.api.main import create_app  # noqa: PLC0415
 
     class Metered(ServiceProvider):
@@ -53,6 +56,7 @@ def _build() -> Mangum:
 
     app = create_app()
     app.state.services = Metered(app.state.services.settings)
+    app.state.ladder = LadderProvider(app.state.services)  # on the metered service
     # One request at a time per execution environment: the routes' blocking work runs in
     # the invocation's own thread, not in a worker thread started for each invocation.
     app.add_middleware(InlineBlocking)

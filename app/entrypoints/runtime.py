@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from app.config.settings import Settings
+    from app.ladder.service import Ladder
     from app.service import GameService
 
 T = TypeVar("T")
@@ -70,3 +71,14 @@ def lambda_service(settings: Settings, *, clock: Callable[[], float] | None = No
     service = GameService(dynamo_store(settings, now), settings, clock=now)
     service.subscribe(count_change)  # the business metrics (app/entrypoints/metrics.py)
     return service
+
+
+def lambda_ladder(settings: Settings, games: GameService) -> Ladder | None:
+    """The ladder a Lambda function runs beside ``games`` (its DynamoDB table the settings
+    name), or None when the deployment has no ladder table (``BLEF_LADDER_TABLE_NAME``
+    empty)."""
+    from app.ladder.factory import ladder_store  # noqa: PLC0415 (boto3 only when invoked)
+    from app.ladder.service import Ladder  # noqa: PLC0415
+
+    store = ladder_store(settings)
+    return None if store is None else Ladder(store, games, clock=lambda: games.now)

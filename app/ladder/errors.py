@@ -37,10 +37,11 @@ class AlreadyAtTable(ServiceError):
 
 
 class LadderUnavailable(ServiceError):
-    """The ladder runs on SQLite (``blef serve``) only, so far: not on DynamoDB (HTTP 503)."""
+    """A deployment without a ladder table (DynamoDB with ``BLEF_LADDER_TABLE_NAME`` empty):
+    HTTP 503."""
 
     code = "ladder_unavailable"
-    default_message = "Accounts and rated games are not available on this deployment yet"
+    default_message = "Accounts and rated games are not available on this deployment"
 
 
 class PasskeysUnavailable(ServiceError):

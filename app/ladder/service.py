@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
+from app.config import metrics
 from app.ladder import rating as model
 from app.ladder.errors import (
     AccountBusy,
@@ -71,6 +72,9 @@ BOARD_OFFSET_MAX: Final = 1_000_000
 RECENT_GAMES: Final = 20
 SWEEP_SECONDS: Final = 30.0
 """How often the clock looks at every open table (a settlement lost to a crash)."""
+FORMING_STALE_SECONDS: Final = 120.0
+"""A table still forming this long after its claim lost the process that was making its
+game (a crash, a Lambda timeout): the sweep puts its accounts back in the queue."""
 
 
 def secret_hash(secret: str) -> str:
@@ -111,6 +115,7 @@ class Ladder:
         clock: Callable[[], float] = time.time,
         new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
         new_secret: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+        on_join: Callable[[], None] | None = None,
     ) -> None:
         self.store = store
         self.games = games
@@ -122,6 +127,10 @@ class Ladder:
         self._next_sweep = 0.0
         self.woken = threading.Event()
         """Set when the matcher has something to look at (a join, a game over)."""
+        self.on_join = on_join
+        """Called after each join (on AWS: match now, and ask the clock to look again
+        later while anyone waits, app/clock/ladder.py); ``blef serve``'s clock thread
+        watches :attr:`woken` instead."""
 
     @property
     def now(self) -> float:
@@ -187,6 +196,12 @@ class Ladder:
         except LadderConflict:
             raise AlreadyAtTable from None  # seated by a racing matcher, or moved meanwhile
         self.woken.set()
+        if self.on_join is not None:
+            try:
+                self.on_join()
+            except Exception:  # the join stands; the clock's next look matches it
+                metrics.count(metrics.LADDER_MATCH_ERRORS)
+                log.exception("ladder_match_failed")
         return self._status(self._reload(account))
 
     def leave_queue(self, secret: str | None) -> Body:
@@ -254,10 +269,19 @@ class Ladder:
         try:
             seated = self._make_game(pool, table)
         except Exception:
+            metrics.count(metrics.LADDER_MATCH_ERRORS)
             log.exception("ladder_table_failed")
             self.store.release(table)
             return None
-        self.store.seat(seated)
+        try:
+            self.store.seat(seated)
+        except LadderConflict:  # released meanwhile as stale: its accounts queue again
+            metrics.count(metrics.LADDER_MATCH_ERRORS)
+            log.warning("ladder_table_released_while_forming")
+            return None
+        metrics.count(metrics.LADDER_TABLES_FORMED)
+        for waited in group:
+            metrics.seconds(metrics.LADDER_QUEUE_WAIT, table.formed_at - waited.queued_at)
         log.info("ladder_table_formed", extra={"pool": pool.name, "players": len(group)})
         return seated
 
@@ -307,6 +331,7 @@ class Ladder:
                 self.store.settle(result)
             except LadderConflict:
                 continue
+            metrics.count(metrics.LADDER_GAMES_SETTLED)
             log.info("ladder_game_settled", extra={"pool": table.pool})
             return result
         return self.store.result(table_id)
@@ -348,12 +373,40 @@ class Ladder:
                 settled += self.settle(table.table_id) is not None
         return settled
 
+    def settle_game(self, game_uuid: str) -> Result | None:
+        """Settle the rated game ``game_uuid`` (a clock heard it finish); None if it is not
+        a rated game, or not over."""
+        table = self.store.table_of_game(game_uuid)
+        return None if table is None else self.settle(table.table_id)
+
+    def release_stale(self, older_than: float = FORMING_STALE_SECONDS) -> int:
+        """Put back in the queue the accounts of every table still forming ``older_than``
+        seconds after its claim (its maker is gone); returns how many tables."""
+        released = 0
+        for table in self.store.open_tables():
+            if table.state == "forming" and table.formed_at <= self.now - older_than:
+                self.store.release(table)
+                released += 1
+        if released:
+            log.warning("ladder_stale_tables_released", extra={"tables": released})
+        return released
+
+    def longest_wait(self) -> float | None:
+        """How long the longest waiting account of any pool has waited (None: nobody
+        waits); recorded as a metric by each look."""
+        waits = [self.now - w.queued_at for pool in POOLS for w in self.store.waiting(pool.name)]
+        if not waits:
+            return None
+        metrics.seconds(metrics.LADDER_LONGEST_WAIT, max(waits))
+        return max(waits)
+
     def tick(self) -> None:
         """What the clock does: settle what finished, then match."""
         self.woken.clear()
         sweep = self.now >= self._next_sweep
         if sweep:
             self._next_sweep = self.now + SWEEP_SECONDS
+            self.release_stale()
         self.settle_finished(everything=sweep)
         self.match()
 

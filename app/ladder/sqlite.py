@@ -52,6 +52,7 @@ CREATE TABLE IF NOT EXISTS ladder_tables (
     seats      TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ladder_open ON ladder_tables (state) WHERE state != 'settled';
+CREATE INDEX IF NOT EXISTS ladder_table_game ON ladder_tables (game_uuid);
 CREATE TABLE IF NOT EXISTS ladder_ratings (
     account_id TEXT NOT NULL,
     pool       TEXT NOT NULL,
@@ -289,6 +290,10 @@ class LadderSqlite:
         row = self._conn().execute(f"{self._TABLE} WHERE table_id = ?", (table_id,)).fetchone()
         return None if row is None else self._table(row)
 
+    def table_of_game(self, game_uuid: str) -> Table | None:
+        row = self._conn().execute(f"{self._TABLE} WHERE game_uuid = ?", (game_uuid,)).fetchone()
+        return None if row is None else self._table(row)
+
     def open_tables(self) -> list[Table]:
         rows = self._conn().execute(f"{self._TABLE} WHERE state != 'settled'").fetchall()
         return [self._table(row) for row in rows]
@@ -308,8 +313,8 @@ class LadderSqlite:
                 after = change.after
                 if change.before.games == 0:
                     conn.execute(
-                        "INSERT INTO ladder_ratings (account_id, pool, mu, sigma, ordinal, games)"
-                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        "INSERT OR IGNORE INTO ladder_ratings"
+                        " (account_id, pool, mu, sigma, ordinal, games) VALUES (?, ?, ?, ?, ?, ?)",
                         (
                             after.account_id,
                             after.pool,
@@ -319,6 +324,8 @@ class LadderSqlite:
                             after.games,
                         ),
                     )
+                    if conn.execute("SELECT changes()").fetchone()[0] != 1:
+                        raise LadderConflict("a rating moved on")  # rated meanwhile
                     continue
                 updated = conn.execute(
                     "UPDATE ladder_ratings SET mu = ?, sigma = ?, ordinal = ?, games = ?"

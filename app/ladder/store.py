@@ -9,8 +9,9 @@ settlements) cannot both win:
   join, so a claim made from an older read of the queue fails;
 - ``seated`` (``table_id``): at a table the matcher formed, until its result is settled.
 
-SQLite does each change in one transaction (app/ladder/sqlite.py); DynamoDB would do it in one
-``TransactWriteItems`` with a condition on each account item (docs/ladder-dynamodb.md).
+SQLite does each change in one transaction (app/ladder/sqlite.py); DynamoDB does it in one
+``TransactWriteItems`` with a condition on each account item (app/ladder/dynamo.py,
+docs/ladder-dynamodb.md).
 """
 
 from __future__ import annotations
@@ -138,9 +139,9 @@ class Result:
 
 
 class LadderStore(Protocol):
-    """Where the ladder lives (see the module docstring). Implementations: LadderSqlite and
-    the in-memory fake of the tests (tests/support/ladder_memory.py), held to one contract
-    (tests/ladder/test_store_contract.py)."""
+    """Where the ladder lives (see the module docstring). Implementations: LadderSqlite,
+    LadderDynamo and the in-memory fake of the tests (tests/support/ladder_memory.py), held
+    to one contract (tests/ladder/test_store_contract.py)."""
 
     def create_account(self, account: Account) -> None:
         """Store a new account; :class:`LadderConflict` if its handle key is taken."""
@@ -172,6 +173,11 @@ class LadderStore(Protocol):
         """forming -> playing, with the game and the seats' player UUIDs."""
 
     def table(self, table_id: str) -> Table | None: ...
+
+    def table_of_game(self, game_uuid: str) -> Table | None:
+        """The table whose game is ``game_uuid`` (None: not a rated game). How a clock that
+        hears of a finished game (the AWS clock: from the games table's stream) finds what
+        to settle."""
 
     def open_tables(self) -> list[Table]:
         """Tables not settled (forming or playing)."""

@@ -97,6 +97,7 @@ class Api(Construct):
                 allow_methods=[
                     apigw.CorsHttpMethod.GET,
                     apigw.CorsHttpMethod.POST,
+                    apigw.CorsHttpMethod.DELETE,  # DELETE /ladder/queue: leave the queue
                     apigw.CorsHttpMethod.OPTIONS,
                 ],
                 allow_headers=list(CORS_ALLOWED_HEADERS),

@@ -68,8 +68,9 @@ ITERATOR_AGE_ALARM_MS: Final = 60_000
 
 def stream_filters() -> list[dict[str, Any]]:
     """What the scheduler is invoked for: a game's live item inserted or modified with a
-    ``due_at`` in its new image. Round snapshots, connections, deletions and games with
-    nothing due never invoke it."""
+    ``due_at`` in its new image, or with the status ``Finished`` (the ladder settles a rated
+    game: app/clock/ladder.py). Round snapshots, connections, deletions and running games
+    with nothing due never invoke it."""
     return [
         lambda_.FilterCriteria.filter(
             {
@@ -79,7 +80,16 @@ def stream_filters() -> list[dict[str, Any]]:
                     "NewImage": {"due_at": {"N": lambda_.FilterRule.exists()}},
                 },
             }
-        )
+        ),
+        lambda_.FilterCriteria.filter(
+            {
+                "eventName": lambda_.FilterRule.or_("INSERT", "MODIFY"),
+                "dynamodb": {
+                    "Keys": {"sk": {"S": lambda_.FilterRule.is_equal("STATE")}},
+                    "NewImage": {"status": {"S": lambda_.FilterRule.is_equal("Finished")}},
+                },
+            }
+        ),
     ]
 
 

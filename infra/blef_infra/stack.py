@@ -1,5 +1,5 @@
-"""One deployment of the Blef service: database, API, websocket, game clock and monitoring,
-and their outputs."""
+"""One deployment of the Blef service: database, API, websocket, game clock, the ladder and
+monitoring, and their outputs."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .api import Api
 from .clock import Clock
 from .config import EnvironmentSettings
 from .database import Database
+from .ladder import Ladder
 from .monitoring import Monitoring
 from .watch import Watch
 
@@ -65,6 +66,23 @@ class BlefStack(Stack):
             alarm_topic=self.monitoring.topic,
         )
 
+        # The ladder: its table, read and written by the HTTP function (joins match at once
+        # and ask the clock queue for a later look) and by the clock (looks, settlements).
+        self.ladder = Ladder(self, "Ladder", settings=settings, alarm_topic=self.monitoring.topic)
+        ladder_table = self.ladder.table
+        for function in (
+            self.api.function,
+            self.clock.scheduler,
+            self.clock.fire,
+            self.clock.sweeper,
+        ):
+            function.add_environment("BLEF_LADDER_TABLE_NAME", ladder_table.table_name)
+        for function in (self.api.function, self.clock.fire, self.clock.sweeper):
+            self.ladder.grant_use(function)
+        self.api.function.add_environment("BLEF_CLOCK_QUEUE_URL", self.clock.queue.queue_url)
+        self.clock.queue.grant_send_messages(self.api.function)
+        self.clock.queue.grant_send_messages(self.clock.sweeper)
+
         CfnOutput(self, "ApiUrl", value=self.api.url, description="The base URL for clients")
         CfnOutput(
             self,
@@ -73,4 +91,5 @@ class BlefStack(Stack):
             description="The websocket URL for watching games (the iOS client's websocket setting)",
         )
         CfnOutput(self, "TableName", value=self.database.table.table_name)
+        CfnOutput(self, "LadderTableName", value=ladder_table.table_name)
         CfnOutput(self, "AlarmTopicArn", value=self.monitoring.topic.topic_arn)

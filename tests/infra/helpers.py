@@ -20,12 +20,31 @@ def only(resources: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     return logical_id, dict(resource)
 
 
+LADDER_PREFIX = "Ladder"
+"""The ladder's resources (infra/blef_infra/ladder.py): its table is not *the* table of the
+tests that look at the games table (tests/infra/test_ladder.py looks at it)."""
+
+
+def _resources(template: Template, resource_type: str) -> dict[str, Any]:
+    found = template.find_resources(resource_type)
+    if resource_type == "AWS::DynamoDB::Table":
+        found = {k: v for k, v in found.items() if not k.startswith(LADDER_PREFIX)}
+    return dict(found)
+
+
 def logical_id(template: Template, resource_type: str) -> str:
-    return only(template.find_resources(resource_type))[0]
+    return only(_resources(template, resource_type))[0]
 
 
 def properties(template: Template, resource_type: str) -> dict[str, Any]:
-    return dict(only(template.find_resources(resource_type))[1]["Properties"])
+    return dict(only(_resources(template, resource_type))[1]["Properties"])
+
+
+def ladder_table(template: Template) -> tuple[str, dict[str, Any]]:
+    """(logical id, properties) of the ladder's table."""
+    tables = template.find_resources("AWS::DynamoDB::Table")
+    (found,) = [k for k in tables if k.startswith(LADDER_PREFIX)]
+    return found, dict(tables[found]["Properties"])
 
 
 def policy_statements(template: Template) -> Iterator[dict[str, Any]]:
@@ -98,3 +117,9 @@ def role_statements(template: Template, role: str) -> list[dict[str, Any]]:
 def metrics_environment(env: str) -> dict[str, str]:
     """What every function is told of its business metrics (app/config/metrics.py)."""
     return {"POWERTOOLS_SERVICE_NAME": "blef", "POWERTOOLS_METRICS_NAMESPACE": f"Blef/{env}"}
+
+
+def logical_id_with_prefix(template: Template, prefix: str) -> str:
+    """The one resource whose logical id is ``prefix`` and CDK's 8-character hash."""
+    (found,) = [k for k in template.to_json()["Resources"] if k[:-8] == prefix]
+    return str(found)

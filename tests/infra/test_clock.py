@@ -14,6 +14,7 @@ from app.store.dynamo import keys
 from tests.infra.helpers import (
     as_list,
     function_with_handler,
+    ladder_table,
     logical_id,
     metrics_environment,
     only,
@@ -93,7 +94,14 @@ def test_the_scheduler_is_fed_only_live_items_with_something_due_and_reports_fai
                 "Keys": {"sk": {"S": [keys.STATE_SK]}},  # the app's key (infra imports no app)
                 "NewImage": {"due_at": {"N": [{"exists": True}]}},
             },
-        }
+        },
+        {  # a game that finished: the ladder settles it if it is rated
+            "eventName": ["INSERT", "MODIFY"],
+            "dynamodb": {
+                "Keys": {"sk": {"S": [keys.STATE_SK]}},
+                "NewImage": {"status": {"S": ["Finished"]}},
+            },
+        },
     ]
     assert set(mapping["DependsOn"]) >= {role_of(properties)}
 
@@ -147,6 +155,7 @@ def test_every_clock_function_is_told_the_table_the_queue_and_the_think_time(
             "BLEF_STORE": "dynamodb",
             "BLEF_TABLE_NAME": table,
             "BLEF_CLOCK_QUEUE_URL": {"Ref": queue},
+            "BLEF_LADDER_TABLE_NAME": {"Ref": ladder_table(template)[0]},
             "BLEF_AI_THINK_SECONDS": "1.0",
             "LOG_LEVEL": "INFO",
             **metrics_environment(env),
@@ -191,7 +200,7 @@ def test_the_fire_and_sweeper_functions_may_use_the_table_and_its_indexes_only(
     for action, resources in allowed.items():
         if action.startswith("sqs:"):
             assert all(r == {"Fn::GetAtt": [queue, "Arn"]} for r in resources)
-    assert ("sqs:SendMessage" in allowed) is (handler == FIRE)
+    assert "sqs:SendMessage" in allowed  # fire: an early message again; both: a ladder look
 
 
 def _alarms(template: Template) -> list[dict[str, Any]]:

@@ -19,7 +19,7 @@ EVERY_ENVIRONMENT = pytest.mark.parametrize("env", ["dev", "prod"])
 def test_games_are_keyed_by_string_pk_and_sk_and_billed_per_request(
     templates: Mapping[str, Template], env: str
 ) -> None:
-    templates[env].resource_count_is("AWS::DynamoDB::Table", 1)
+    templates[env].resource_count_is("AWS::DynamoDB::Table", 2)  # the games', the ladder's
     templates[env].has_resource_properties(
         "AWS::DynamoDB::Table",
         {

@@ -14,7 +14,9 @@ from deployment import build_lambda_asset
 from tests.infra.helpers import (
     api_function,
     as_list,
+    ladder_table,
     logical_id,
+    logical_id_with_prefix,
     metrics_environment,
     policy_statements,
     role_of,
@@ -67,6 +69,8 @@ def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
         "BLEF_STORE": "dynamodb",
         "BLEF_TABLE_NAME": {"Ref": table},
         "BLEF_AI_THINK_SECONDS": "1.0",
+        "BLEF_LADDER_TABLE_NAME": {"Ref": ladder_table(templates[env])[0]},
+        "BLEF_CLOCK_QUEUE_URL": {"Ref": logical_id_with_prefix(templates[env], "ClockQueue")},
         "LOG_LEVEL": "INFO",
         **metrics_environment(env),
     }
@@ -144,15 +148,24 @@ def test_the_function_reads_and_writes_its_table_and_its_index_and_nothing_else(
     table_arn = {"Fn::GetAtt": [logical_id(template, "AWS::DynamoDB::Table"), "Arn"]}
     index_arns = {"Fn::Join": ["", [table_arn, "/index/*"]]}
     statements = role_statements(template, role_of(api_function(template)[1]))
-    dynamodb = [s for s in statements if "dynamodb:PutItem" in as_list(s["Action"])]
+    dynamodb = [
+        s
+        for s in statements
+        if "dynamodb:PutItem" in as_list(s["Action"])
+        and s["Resource"][0]["Fn::GetAtt"][0] == logical_id(template, "AWS::DynamoDB::Table")
+    ]
     assert len(dynamodb) == 1
     actions = set(as_list(dynamodb[0]["Action"]))
     assert {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"} <= actions
     assert not {"dynamodb:CreateTable", "dynamodb:DeleteTable", "dynamodb:UpdateTable"} & actions
     assert dynamodb[0]["Resource"] == [table_arn, index_arns]
+    ladder_arn = {"Fn::GetAtt": [ladder_table(template)[0], "Arn"]}
+    ladder_indexes = {"Fn::Join": ["", [ladder_arn, "/index/*"]]}
     assert {str(r) for r in _resources_of(statements, "dynamodb")} == {
         str(table_arn),
         str(index_arns),
+        str(ladder_arn),
+        str(ladder_indexes),
     }
 
 

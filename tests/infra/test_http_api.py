@@ -64,7 +64,7 @@ def test_cors_lets_any_origin_send_the_methods_and_headers_the_clients_use(
 ) -> None:
     cors = api_of_protocol(prod, "HTTP")[1]["CorsConfiguration"]
     assert cors["AllowOrigins"] == ["*"]
-    assert sorted(cors["AllowMethods"]) == ["GET", "OPTIONS", "POST"]
+    assert sorted(cors["AllowMethods"]) == ["DELETE", "GET", "OPTIONS", "POST"]  # as the app
     assert sorted(cors["AllowHeaders"]) == [
         "Authorization",
         "Content-Type",

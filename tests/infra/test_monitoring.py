@@ -102,7 +102,9 @@ def test_every_alarm_notifies_the_alarm_topic_and_ignores_silence(
     template = templates[env]
     topic = {"Ref": logical_id(template, "AWS::SNS::Topic")}
     alarms = _alarms(template)
-    assert len(alarms) == 18  # 12 of Monitoring (4 on business metrics), 6 of the clock
+    assert (
+        len(alarms) == 21
+    )  # 12 of Monitoring (4 on business metrics), 6 of the clock, 3 of the ladder
     for alarm in alarms:
         assert alarm["AlarmActions"] == [topic]
         assert alarm["OKActions"] == [topic]

@@ -1,5 +1,6 @@
-"""The ladder's use cases over each ladder store (SQLite on a file, the in-memory fake), with
-the game service on the in-memory game store and a clock the test moves."""
+"""The ladder's use cases over each ladder store (SQLite on a file, DynamoDB on in-process
+moto through a client that refuses Scan, the in-memory fake), with the game service on the
+in-memory game store and a clock the test moves."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from app.ladder.store import LadderStore
 from app.service import GameService
 from engine.dealing import seed_sequence
 from tests.support.clock import FakeClock
+from tests.support.ladder_dynamo import moto_ladder
 from tests.support.ladder_memory import LadderMemory
 from tests.support.memory_store import MemoryStore
 
@@ -30,12 +32,16 @@ def games(fake: FakeClock) -> GameService:
     return GameService(MemoryStore(clock=fake), settings, clock=fake, seed_source=seed_sequence(7))
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "dynamo", "memory"])
 def ladder_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LadderStore]:
     if request.param == "sqlite":
         store = LadderSqlite(tmp_path / "ladder.db")
         yield store
         store.close()
+        return
+    if request.param == "dynamo":
+        with moto_ladder() as dynamo:
+            yield dynamo
         return
     yield LadderMemory()
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -17,13 +18,14 @@ from app.ladder import rating as model
 from app.ladder.errors import AlreadyAtTable, HandleTaken, UnknownAccount, UnknownPool
 from app.ladder.service import Ladder, secret_hash
 from app.ladder.sqlite import LadderSqlite
-from app.ladder.store import Rating
+from app.ladder.store import LadderStore, Rating
 from app.service import GameService
 from app.service.errors import CredentialsMissing, InvalidParameter, ProfaneNickname
 from engine.dealing import seed_sequence
 from engine.errors import InvalidNickname
 from tests.reliability.history import play_to_the_end
 from tests.support.clock import FakeClock
+from tests.support.ladder_dynamo import moto_ladder
 from tests.support.ladder_memory import LadderMemory
 from tests.support.memory_store import MemoryStore
 
@@ -224,7 +226,7 @@ def test_a_game_not_over_is_not_settled(ladder: Ladder) -> None:
     assert ladder.store.results(TWO) == []
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+@pytest.mark.parametrize("kind", ["sqlite", "dynamo", "memory"])
 @settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**16), rounds=st.integers(2, 6))
 def test_the_ratings_recomputed_from_the_stored_results_equal_the_stored_ones(
@@ -238,8 +240,14 @@ def test_the_ratings_recomputed_from_the_stored_results_equal_the_stored_ones(
         clock=fake,
         seed_source=seed_sequence(seed),
     )
-    with tempfile.TemporaryDirectory() as folder:
-        store = LadderSqlite(Path(folder) / "l.db") if kind == "sqlite" else LadderMemory()
+    with tempfile.TemporaryDirectory() as folder, ExitStack() as stack:
+        store: LadderStore = (
+            LadderSqlite(Path(folder) / "l.db")
+            if kind == "sqlite"
+            else stack.enter_context(moto_ladder())
+            if kind == "dynamo"
+            else LadderMemory()
+        )
         ladder = Ladder(store, games, clock=fake)
         games.subscribe(ladder.notice)
         secrets = accounts(ladder, *[f"p{i}" for i in range(4)])

@@ -129,8 +129,10 @@ def test_account_creation_is_limited_per_address(tmp_path: Path) -> None:
     assert answers[:5] == [201] * 5 and answers[5:] == [429, 429]
 
 
-def test_the_ladder_is_refused_plainly_where_it_does_not_run_yet(tmp_path: Path) -> None:
-    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, store="dynamodb")
+def test_the_ladder_is_refused_plainly_on_a_deployment_without_its_table(tmp_path: Path) -> None:
+    settings = Settings(
+        db_path=tmp_path / "blef.db", run_clock=False, store="dynamodb", ladder_table_name=""
+    )
     with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         answer = client.post("/ladder/accounts", json={"handle": "Ania"})
     assert (answer.status_code, answer.json()["code"]) == (503, "ladder_unavailable")

@@ -1,5 +1,6 @@
 """The ladder store in memory, for the ladder's service tests; held to the same contract as
-LadderSqlite (tests/ladder/test_store_contract.py). One lock makes each change atomic."""
+LadderSqlite and LadderDynamo (tests/ladder/test_store_contract.py). One lock makes each
+change atomic."""
 
 from __future__ import annotations
 
@@ -122,6 +123,10 @@ class LadderMemory:
     def table(self, table_id: str) -> Table | None:
         with self._lock:
             return self._tables.get(table_id)
+
+    def table_of_game(self, game_uuid: str) -> Table | None:
+        with self._lock:
+            return next((t for t in self._tables.values() if t.game_uuid == game_uuid), None)
 
     def open_tables(self) -> list[Table]:
         with self._lock:

@@ -41,7 +41,6 @@ keeps a Lambda cold start (and the SQLite-only paths, which never import this mo
 from __future__ import annotations
 
 import json
-import math
 import threading
 import time
 import uuid
@@ -52,6 +51,10 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import ClientError
 
 from app.config import aws
+from app.config.dynamo import collided as _collided
+from app.config.dynamo import error_code as _error_code
+from app.config.dynamo import lost_race as _lost_race
+from app.config.dynamo import number as _number
 from app.store.base import (
     Conflict,
     DueGame,
@@ -99,15 +102,6 @@ _SAVE_CONDITION: Final = "attribute_exists(pk) AND #version = :expected"
 _CREATE_CONDITION: Final = "attribute_not_exists(pk)"
 
 
-def _number(value: int | float) -> str:
-    """A DynamoDB number string for ``value``, exact for the float it came from."""
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError(f"DynamoDB cannot store the number {value!r}")
-        return repr(value)
-    return str(int(value))
-
-
 def _snapshot(game_uuid: str, round_number: int, item: dict[str, Any]) -> RoundSnapshot:
     last_modified = float(item.get("last_modified", {}).get("N", "0"))
     return RoundSnapshot(game_uuid, round_number, json.loads(item["data"]["S"]), last_modified)
@@ -115,45 +109,6 @@ def _snapshot(game_uuid: str, round_number: int, item: dict[str, Any]) -> RoundS
 
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
-
-
-def _error_code(err: ClientError) -> str:
-    return str(err.response.get("Error", {}).get("Code", ""))
-
-
-def _cancellation_codes(err: ClientError) -> list[str]:
-    """The per-item reasons of a cancelled transaction ("None" for the items that were fine)."""
-    reasons: Any = err.response.get("CancellationReasons")
-    if reasons:
-        return [str(r.get("Code", "None")) for r in reasons]
-    # Older servers and some emulators only spell the reasons out in the message:
-    # "Transaction cancelled, please refer cancellation reasons for specific reasons
-    # [ConditionalCheckFailed, None]".
-    message = str(err.response.get("Error", {}).get("Message", ""))
-    start, end = message.rfind("["), message.rfind("]")
-    if start < 0 or end < start:
-        return []
-    return [part.strip() for part in message[start + 1 : end].split(",")]
-
-
-def _lost_race(err: ClientError) -> bool:
-    """Whether a write failed because a condition did not hold (someone else wrote first)."""
-    code = _error_code(err)
-    if code == "ConditionalCheckFailedException":
-        return True
-    return code == "TransactionCanceledException" and (
-        "ConditionalCheckFailed" in _cancellation_codes(err)
-    )
-
-
-def _collided(err: ClientError) -> bool:
-    """Whether a write was refused because another transaction on the item was in flight."""
-    code = _error_code(err)
-    if code == "TransactionConflictException":
-        return True
-    return code == "TransactionCanceledException" and (
-        "TransactionConflict" in _cancellation_codes(err)
-    )
 
 
 def create_table(client: DynamoDBClient | Any, table_name: str) -> None:
