@@ -125,7 +125,7 @@ PLAYER_ROUTES = frozenset(
 token."""
 BEARER_ON_POST = PLAYER_ROUTES - {"/games/{game_uuid}/play"}
 """Of those, the ones whose POST form takes the Bearer token only."""
-ACCOUNT_ROUTES = frozenset({"/ladder/me", "/ladder/queue"})
+ACCOUNT_ROUTES = frozenset({"/ladder/me", "/ladder/queue", "/ladder/me/bot", "/ladder/events"})
 """Routes that take an account's secret from the ``Authorization`` header only."""
 BEARER_SECRET = "^Bearer [A-Za-z0-9_-]{20,128}$"
 BEARER_UUID = "^Bearer [0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
