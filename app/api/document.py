@@ -128,6 +128,8 @@ BEARER_ON_POST = PLAYER_ROUTES - {"/games/{game_uuid}/play"}
 ACCOUNT_ROUTES = frozenset(
     {
         "/ladder/me",
+        "/ladder/me/bot",
+        "/ladder/events",
         "/ladder/me/secret",
         "/ladder/queue",
         "/ladder/passkeys",

@@ -31,6 +31,8 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     service.CredentialsMissing: 401,
     ladder.HandleTaken: 409,
     ladder.AlreadyAtTable: 409,
+    ladder.CannotBecomeBot: 409,
+    ladder.BotsCannotFill: 403,
     ladder.LadderUnavailable: 503,
     ladder.UnknownHandle: 404,
     ladder.PasskeysUnavailable: 503,

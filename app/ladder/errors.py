@@ -132,3 +132,37 @@ class AccountBusy(ServiceError):
 
     code = "account_busy"
     default_message = "Leave the queue (or finish your rated game) before deleting the account"
+
+
+# ---------------------------------------------------------------------- bots and levels
+
+
+class ReservedHandle(InvalidParameter):
+    """A handle starting with ``AI_``: the computer levels' (HTTP 400)."""
+
+    code = "reserved_handle"
+
+
+class CannotBecomeBot(ServiceError):
+    """Becoming a bot after a rated game, or while queued or seated (HTTP 409)."""
+
+    code = "cannot_become_bot"
+    default_message = (
+        "Only an account that has never sat at a rated table, and is neither queued nor"
+        " seated now, can become a bot"
+    )
+
+
+class BotsCannotFill(ServiceError):
+    """A bot asking for computer players to fill its table (HTTP 403)."""
+
+    code = "bots_cannot_fill"
+    default_message = (
+        "Filling a table with computer players is for people; a bot waits for other players"
+    )
+
+
+class InvalidCursor(InvalidParameter):
+    """An events cursor this service did not give (HTTP 400)."""
+
+    code = "invalid_cursor"

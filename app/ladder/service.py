@@ -11,21 +11,25 @@ every pool); tests call them directly.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import secrets
 import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
 from app.config import metrics
+from app.ladder import bots
 from app.ladder import rating as model
 from app.ladder.errors import (
     AccountBusy,
     AlreadyAtTable,
+    BotsCannotFill,
+    CannotBecomeBot,
     HandleTaken,
     UnknownAccount,
     UnknownHandle,
@@ -131,6 +135,9 @@ class Ladder:
         """Called after each join (on AWS: match now, and ask the clock to look again
         later while anyone waits, app/clock/ladder.py); ``blef serve``'s clock thread
         watches :attr:`woken` instead."""
+        self.bell = bots.Bell()
+        """Rung on every change a waiting events poll may be told of (see :meth:`events`)."""
+        self._levels: dict[str, Account] = {}
 
     @property
     def now(self) -> float:
@@ -143,6 +150,7 @@ class Ladder:
         its secret, which is told this once and stored only as a hash."""
         name = _handle(handle)
         refuse_profane(name)
+        bots.refuse_reserved(name)
         secret = self._new_secret()
         account = Account(
             account_id=self._new_id(),
@@ -171,28 +179,42 @@ class Ladder:
 
     def me(self, secret: str | None) -> Body:
         account = self.authenticate(secret)
-        return {"account_id": account.account_id, "handle": account.handle}
+        return {"account_id": account.account_id, "handle": account.handle, "bot": account.bot}
 
     # ------------------------------------------------------------------ the queue
 
-    def join_queue(self, secret: str | None, pool_name: object) -> Body:
+    def join_queue(self, secret: str | None, pool_name: object, fill_after: object = None) -> Body:
         """Wait in ``pool``'s queue (again the same: no change; another pool: moved there).
-        Refused while seated at a rated game not yet over."""
+        Refused while seated at a rated game not yet over. A person may allow computer
+        levels to fill the table after waiting ``fill_after`` seconds (a new join with a
+        different wait moves them to the back of the queue)."""
         account = self.authenticate(secret)
         pool = pool_named(pool_name)
+        fill = _fill_after(fill_after)
+        if fill is not None and account.bot:
+            raise BotsCannotFill
         if account.state == SEATED and account.table_id is not None:
             self.settle(account.table_id)  # a game over not yet settled: settle it now
             account = self._reload(account)
             if account.state == SEATED:
                 raise AlreadyAtTable
         if account.state == QUEUED:
-            if account.pool == pool.name:
+            same_fill = (account.fill_at is None) == (fill is None) and (
+                fill is None or account.fill_at == (account.queued_at or 0.0) + fill
+            )
+            if account.pool == pool.name and same_fill:
                 return self._status(account)
             self.store.dequeue(account.account_id)
         rated = self.store.rating(account.account_id, pool.name)
         mu = rated.mu if rated is not None else model.MU
+        now, ticket = self.now, self._new_id()
         try:
-            self.store.enqueue(account.account_id, pool.name, self._new_id(), self.now, mu)
+            if fill is None:
+                self.store.enqueue(account.account_id, pool.name, ticket, now, mu)
+            else:
+                self.store.enqueue_filled(
+                    account.account_id, pool.name, ticket, now, mu, now + fill
+                )
         except LadderConflict:
             raise AlreadyAtTable from None  # seated by a racing matcher, or moved meanwhile
         self.woken.set()
@@ -222,7 +244,15 @@ class Ladder:
     def _status(self, account: Account) -> Body:
         if account.state == QUEUED:
             waited = max(0.0, self.now - (account.queued_at or self.now))
-            return {"state": "waiting", "pool": account.pool, "waited_seconds": round(waited, 1)}
+            waiting: Body = {
+                "state": "waiting",
+                "pool": account.pool,
+                "waited_seconds": round(waited, 1),
+                "bot": account.bot,
+            }
+            if account.fill_at is not None:
+                waiting["fill_after"] = round(account.fill_at - (account.queued_at or 0.0), 1)
+            return waiting
         if account.state == SEATED and account.table_id is not None:
             table = self.store.table(account.table_id)
             if table is not None and table.state == "playing":
@@ -232,9 +262,10 @@ class Ladder:
                     "pool": table.pool,
                     "game_uuid": table.game_uuid,
                     "player_uuid": seat.player_uuid,
+                    "bot": account.bot,
                 }
-            return {"state": "forming", "pool": table.pool if table else None}
-        body: Body = {"state": "idle"}
+            return {"state": "forming", "pool": table.pool if table else None, "bot": account.bot}
+        body: Body = {"state": "idle", "bot": account.bot}
         last = self.store.history(account.account_id, 1)
         if last:
             body["last_result"] = _own_change(last[0], account.account_id)
@@ -253,21 +284,26 @@ class Ladder:
                 table = self._form(pool, group)
                 if table is not None:
                     formed.append(table)
+            formed += self._fill(pool)
         return formed
 
-    def _form(self, pool: Pool, group: list[Waiting]) -> Table | None:
+    def _form(
+        self, pool: Pool, group: list[Waiting], levels: Sequence[Account] = ()
+    ) -> Table | None:
         table = Table(
             self._new_id(),
             pool.name,
-            tuple(Seat(w.account_id, w.handle) for w in group),
+            tuple(Seat(w.account_id, w.handle) for w in group)
+            + tuple(Seat(a.account_id, a.handle) for a in levels),
             self.now,
         )
         try:
             self.store.claim(table, {w.account_id: w.ticket for w in group})
         except LadderConflict:
             return None  # someone left or was seated meanwhile: the next look decides
+        agents = {a.account_id: a.agent for a in levels if a.agent is not None}
         try:
-            seated = self._make_game(pool, table)
+            seated = self._make_game(pool, table, agents)
         except Exception:
             metrics.count(metrics.LADDER_MATCH_ERRORS)
             log.exception("ladder_table_failed")
@@ -282,18 +318,32 @@ class Ladder:
         metrics.count(metrics.LADDER_TABLES_FORMED)
         for waited in group:
             metrics.seconds(metrics.LADDER_QUEUE_WAIT, table.formed_at - waited.queued_at)
-        log.info("ladder_table_formed", extra={"pool": pool.name, "players": len(group)})
+        log.info(
+            "ladder_table_formed",
+            extra={"pool": pool.name, "players": len(group), "computers": len(levels)},
+        )
+        self.bell.ring(*(s.account_id for s in seated.seats))
         return seated
 
-    def _make_game(self, pool: Pool, table: Table) -> Table:
+    def _make_game(self, pool: Pool, table: Table, agents: dict[str, str] | None = None) -> Table:
         """The table's game, made with the game service's use cases: created by the first
-        seat (its admin), the pool's time limit set, joined by the others, started."""
+        seat (its admin), the pool's time limit set, joined by the others (a computer
+        level's seat invited as the game's AI player), started."""
+        agents = agents or {}
         first, *others = table.seats
         created = self.games.create_game(nickname=first.handle)
         game_uuid, admin = created["game_uuid"], created["player_uuid"]
         self.games.change_rules(game_uuid, admin, {"time_limit": pool.time_limit})
         seats = [replace(first, player_uuid=admin)]
         for seat in others:
+            agent = agents.get(seat.account_id)
+            if agent is not None:
+                said = str(self.games.invite_ai(game_uuid, admin, agent)["message"])
+                nickname = said.removesuffix(" joined the game")
+                if nickname == said or " " in nickname:
+                    raise RuntimeError(f"unexpected answer to an AI invitation: {said!r}")
+                seats.append(replace(seat, ai_nickname=nickname))
+                continue
             joined = self.games.join(game_uuid, seat.handle)
             seats.append(replace(seat, player_uuid=joined["player_uuid"]))
         self.games.start(game_uuid, admin)
@@ -304,6 +354,7 @@ class Ladder:
     def notice(self, change: GameChange) -> None:
         """A listener of the game service: a game that has just finished may be rated."""
         previous = change.previous
+        self.bell.ring(change.doc.game_uuid)
         if change.doc.status == "Finished" and (previous is None or previous.status != "Finished"):
             with self._lock:
                 self._finished.add(change.doc.game_uuid)
@@ -333,6 +384,7 @@ class Ladder:
                 continue
             metrics.count(metrics.LADDER_GAMES_SETTLED)
             log.info("ladder_game_settled", extra={"pool": table.pool})
+            self.bell.ring(*(s.account_id for s in table.seats))
             return result
         return self.store.result(table_id)
 
@@ -343,20 +395,26 @@ class Ladder:
         seated = [p["nickname"] for p in record["players"]]
         # The game seats its players in a shuffled order, and may show a reported player
         # under an alias: each account's place is found by the name the game calls its
-        # player now (its own view's ``you``), never by the order the table was formed in.
+        # player now (its own view's ``you``; a computer level's seat by its AI player's
+        # nickname), never by the order the table was formed in.
         places = [by_seat[seated.index(self._name_in_game(game_uuid, s))] for s in table.seats]
+        rated = self._rated_seats(table)
+        seats = [s for s in table.seats if s.account_id in rated]
+        places = [p for s, p in zip(table.seats, places, strict=True) if s.account_id in rated]
         before = [
             self.store.rating(s.account_id, table.pool) or model.initial(s.account_id, table.pool)
-            for s in table.seats
+            for s in seats
         ]
-        after = model.rate(before, places)
+        after = model.rate(before, places) if seats else []
         changes = tuple(
             Change(s.account_id, s.handle, place, b, a)
-            for s, place, b, a in zip(table.seats, places, before, after, strict=True)
+            for s, place, b, a in zip(seats, places, before, after, strict=True)
         )
         return Result(table.table_id, game_uuid, table.pool, self.now, changes)
 
     def _name_in_game(self, game_uuid: str, seat: Seat) -> str:
+        if seat.ai_nickname is not None:
+            return seat.ai_nickname
         if seat.player_uuid is None:
             return seat.handle
         you: str = self.games.state(game_uuid, seat.player_uuid).body["you"]
@@ -431,7 +489,14 @@ class Ladder:
                 # the first row of a page asks the store; later ones follow from the row above
                 rank = start + i + 1 if i else self.store.rank(account.account_id, pool.name) or 1
             previous = score
-            rows.append({"rank": rank, "handle": account.handle, **_rating_body(rating)})
+            rows.append(
+                {
+                    "rank": rank,
+                    "handle": account.handle,
+                    "bot": account.bot,
+                    **_rating_body(rating),
+                }
+            )
         body: Body = {"pool": pool.name, "title": pool.title, "offset": start, "players": rows}
         if len(page) > count:
             body["next_offset"] = start + count
@@ -440,6 +505,7 @@ class Ladder:
             mine = self.store.rating(account.account_id, pool.name)
             body["you"] = {
                 "handle": account.handle,
+                "bot": account.bot,
                 "rank": self.store.rank(account.account_id, pool.name),
                 **(_rating_body(mine) if mine is not None else {"rated": False}),
             }
@@ -468,7 +534,200 @@ class Ladder:
             }
             for result in self.store.history(account.account_id, RECENT_GAMES)
         ]
-        return {"handle": account.handle, "ratings": ratings, "games": games}
+        body: Body = {"handle": account.handle, "bot": account.bot}
+        level = _level_of(account)
+        if level is not None:
+            body["level"] = level.name
+        return {**body, "ratings": ratings, "games": games}
+
+    # ------------------------------------------------------------------ bots: accounts
+
+    def become_bot(self, secret: str | None) -> Body:
+        """The account becomes a bot, for good. Only before it has sat at any rated table
+        (as lichess allows only accounts that have played no game): its games so far were
+        a person's, and a rating earned by a person must not pass to a program. Again on a
+        bot: the same answer, nothing changed."""
+        account = self.authenticate(secret)
+        if not account.bot:
+            try:
+                self.store.make_bot(account.account_id)
+            except LadderConflict:
+                raise CannotBecomeBot from None
+            log.info("account_became_bot")
+        return self.me(secret)
+
+    # ------------------------------------------------------------------ bots: computer levels
+
+    def levels(self) -> list[Body]:
+        """The computer levels, weakest first, each with its account's handle and its
+        rating in every pool (from the rated games it has played; unrated at first)."""
+        body = []
+        for level in bots.LEVELS:
+            account = self._level_account(level)
+            ratings = {}
+            for pool in POOLS:
+                rated = (
+                    None if account is None else self.store.rating(account.account_id, pool.name)
+                )
+                ratings[pool.name] = _rating_body(rated) if rated is not None else {"rated": False}
+            body.append(
+                {
+                    "level": level.name,
+                    "title": level.title,
+                    "agent": level.agent,
+                    "handle": level.handle,
+                    "bot": True,
+                    "ratings": ratings,
+                }
+            )
+        return body
+
+    def _level_account(self, level: bots.Level) -> Account | None:
+        """The level's account, made on first use (idempotently: a racing maker's wins).
+        None if its handle belongs to an account that is not the level's (made before the
+        prefix was reserved): that level then fills no table."""
+        known = self._levels.get(level.name)
+        if known is not None:
+            return known
+        key = level.handle.casefold()
+        account = self.store.account_by_handle(key)
+        if account is None:
+            made = Account(
+                account_id=self._new_id(),
+                handle=level.handle,
+                handle_key=key,
+                secret_hash="none:" + self._new_secret(),  # no secret hashes to this
+                created_at=self.now,
+                bot=True,
+                agent=level.agent,
+            )
+            with contextlib.suppress(LadderConflict):  # made meanwhile: read it
+                self.store.create_account(made)
+            account = self.store.account_by_handle(key)
+        if account is None or account.agent != level.agent:
+            log.error("ladder_level_handle_taken", extra={"level": level.name})
+            return None
+        self._levels[level.name] = account
+        return account
+
+    def _fill(self, pool: Pool) -> list[Table]:
+        """Tables of people who have waited past their fill wait, each with the waiting
+        people compatible with them who allow filling too, topped up to the pool's least
+        size with computer levels of the nearest rating (mu), each level at most once."""
+        formed = []
+        for _ in range(len(self.store.waiting(pool.name))):
+            now = self.now
+            ready = [
+                w
+                for w in self.store.waiting(pool.name)
+                if w.fill_at is not None and w.fill_at <= now
+            ]
+            if not ready:
+                break
+            anchor = ready[0]
+            group = [anchor, *(w for w in ready[1:] if compatible(anchor, w, now))]
+            group = group[: pool.max_players]
+            need = max(0, pool.min_players - len(group))
+            levels = self._levels_near(pool, anchor.mu, need)
+            if len(levels) < need:
+                break
+            table = self._form(pool, group, levels)
+            if table is not None:
+                formed.append(table)
+        return formed
+
+    def _levels_near(self, pool: Pool, mu: float, count: int) -> list[Account]:
+        rated = []
+        for index, level in enumerate(bots.LEVELS):
+            account = self._level_account(level)
+            if account is None:
+                continue
+            rating = self.store.rating(account.account_id, pool.name)
+            rated.append((abs((rating.mu if rating else model.MU) - mu), index, account))
+        return [account for _, _, account in sorted(rated, key=lambda r: r[:2])[:count]]
+
+    # ------------------------------------------------------------------ bots: repeated pairs
+
+    def _rated_seats(self, table: Table) -> set[str]:
+        """The accounts rated in ``table``'s game: all, but for any pair that has already
+        shared :data:`~app.ladder.bots.PAIR_LIMIT` settled tables in the last 24 hours;
+        both of such a pair are left unrated (the others are rated among themselves by
+        their places), and nobody is rated if fewer than two are left."""
+        since = self.now - bots.PAIR_WINDOW_SECONDS
+        ids = [s.account_id for s in table.seats]
+        over: set[str] = set()
+        for i, first in enumerate(ids):
+            for second in ids[i + 1 :]:
+                if self.store.games_together(first, second, since) >= bots.PAIR_LIMIT:
+                    over |= {first, second}
+        rated = set(ids) - over
+        return rated if len(rated) >= 2 else set()
+
+    # ------------------------------------------------------------------ bots: events
+
+    def events(self, secret: str | None, after: object) -> Body:
+        """What the account has not been told yet, derived from the store (so every
+        process answers alike, and the same cursor gets the same answer while nothing
+        changes): ``game_over`` for each settled game since the cursor's (oldest first,
+        with the place and rating change), then, at a table, ``game_started`` (the game and
+        the account's own player UUID) if the cursor has not seen it, and ``your_turn``
+        (with the player's view) if it is the account's move at a version the cursor has
+        not been told. Returns ``events``, the next ``cursor`` and ``wait_on``: the keys
+        of the bell a waiting poll listens on (left out of the HTTP answer)."""
+        account = self.authenticate(secret)
+        cursor = bots.parse_cursor(after)
+        history = self.store.history(account.account_id, bots.EVENT_HISTORY)
+        newest = history[0].table_id if history else None
+        events: list[Body] = []
+        if cursor is None:
+            cursor = bots.Cursor(over=newest)
+        else:
+            unseen = []
+            for result in history:
+                if result.table_id == cursor.over:
+                    break
+                unseen.append(result)
+            events += [_game_over(r, account.account_id) for r in reversed(unseen)]
+        table_id, turn, wait_on = cursor.table, cursor.turn, [account.account_id]
+        table = (
+            self.store.table(account.table_id)
+            if account.state == SEATED and account.table_id
+            else None
+        )
+        if table is not None and table.state == "playing" and table.game_uuid is not None:
+            seat = next(s for s in table.seats if s.account_id == account.account_id)
+            game, player = table.game_uuid, seat.player_uuid
+            assert player is not None
+            wait_on.append(game)
+            if table.table_id != cursor.table:
+                table_id, turn = table.table_id, 0
+                events.append(
+                    {
+                        "type": "game_started",
+                        "game_uuid": game,
+                        "player_uuid": player,
+                        "pool": table.pool,
+                    }
+                )
+            try:
+                view = self.games.state(game, player).body
+            except GameNotFound:
+                view = {}
+            if view.get("status") == "Running" and view.get("cp_nickname") == view.get("you"):
+                version = int(view["version"])
+                if version != turn:
+                    turn = version
+                    events.append(
+                        {
+                            "type": "your_turn",
+                            "game_uuid": game,
+                            "player_uuid": player,
+                            "version": version,
+                            "state": view,
+                        }
+                    )
+        nxt = bots.Cursor(newest or cursor.over, table_id, turn)
+        return {"events": events, "cursor": nxt.encode(), "wait_on": wait_on}
 
     # ------------------------------------------------------------------ devices and deletion
     # (passkeys themselves: app/ladder/passkeys.py)
@@ -559,6 +818,33 @@ def _own_change(result: Result, account_id: str) -> Body:
                 "change": round(after - before, 2),
             }
     return {"game_uuid": result.game_uuid, "pool": result.pool, "void": True}
+
+
+# ---------------------------------------------------------------------- bots
+
+
+def _fill_after(value: object) -> int | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and 0 <= value <= bots.FILL_MAX_SECONDS
+    ):
+        return value
+    raise InvalidParameter(
+        "fill_after", value, f"Must be an integer number of seconds, 0 to {bots.FILL_MAX_SECONDS}"
+    )
+
+
+def _level_of(account: Account) -> bots.Level | None:
+    return next(
+        (lv for lv in bots.LEVELS if account.agent is not None and lv.agent == account.agent), None
+    )
+
+
+def _game_over(result: Result, account_id: str) -> Body:
+    return {"type": "game_over", **_own_change(result, account_id)}
 
 
 __all__ = ["BY_NAME", "Ladder", "pick_table", "secret_hash"]

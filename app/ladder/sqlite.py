@@ -112,8 +112,16 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+_BOT_COLUMNS = (("bot", "INTEGER NOT NULL DEFAULT 0"), ("agent", "TEXT"), ("fill_at", "REAL"))
+"""The accounts' columns added with bot accounts (a file made before them gains them)."""
+
+
 def _prepare(conn: sqlite3.Connection) -> None:
     conn.executescript(_SCHEMA)
+    have = {row[1] for row in conn.execute("PRAGMA table_info(ladder_accounts)")}
+    for name, kind in _BOT_COLUMNS:
+        if name not in have:
+            conn.execute(f"ALTER TABLE ladder_accounts ADD COLUMN {name} {kind}")
     conn.execute("BEGIN IMMEDIATE")
     try:
         existed = conn.execute(
@@ -146,19 +154,39 @@ class LadderSqlite:
 
     _ACCOUNT = (
         "SELECT account_id, handle, handle_key, secret_hash, created_at, state, pool, ticket,"
-        " queued_at, table_id FROM ladder_accounts"
+        " queued_at, table_id, bot, agent, fill_at FROM ladder_accounts"
     )
+
+    @staticmethod
+    def _account(row: Any) -> Account:
+        (account_id, handle, key, hashed, created, state, pool, ticket, queued, table_id) = row[:10]
+        bot, agent, fill_at = row[10:]
+        return Account(
+            account_id,
+            handle,
+            key,
+            hashed,
+            created,
+            state,
+            pool,
+            ticket,
+            queued,
+            table_id,
+            bool(bot),
+            agent,
+            fill_at,
+        )
 
     def _one(self, where: str, value: str) -> Account | None:
         row = self._conn().execute(f"{self._ACCOUNT} WHERE {where} = ?", (value,)).fetchone()
-        return None if row is None else Account(*row)
+        return None if row is None else self._account(row)
 
     def create_account(self, account: Account) -> None:
         try:
             with self._write() as conn:
                 conn.execute(
                     "INSERT INTO ladder_accounts (account_id, handle, handle_key, secret_hash,"
-                    " created_at, state) VALUES (?, ?, ?, ?, ?, ?)",
+                    " created_at, state, bot, agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         account.account_id,
                         account.handle,
@@ -166,6 +194,8 @@ class LadderSqlite:
                         account.secret_hash,
                         account.created_at,
                         IDLE,
+                        int(account.bot),
+                        account.agent,
                     ),
                 )
                 conn.execute(
@@ -198,11 +228,16 @@ class LadderSqlite:
     # ------------------------------------------------------------------ the queue
 
     def enqueue(self, account_id: str, pool: str, ticket: str, at: float, mu: float) -> None:
+        self._enqueue(account_id, pool, ticket, at, mu, None)
+
+    def _enqueue(
+        self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill: float | None
+    ) -> None:
         with self._write() as conn:
             changed = conn.execute(
                 "UPDATE ladder_accounts SET state = ?, pool = ?, ticket = ?, queued_at = ?,"
-                " mu = ?, table_id = NULL WHERE account_id = ? AND state = ?",
-                (QUEUED, pool, ticket, at, mu, account_id, IDLE),
+                " mu = ?, table_id = NULL, fill_at = ? WHERE account_id = ? AND state = ?",
+                (QUEUED, pool, ticket, at, mu, fill, account_id, IDLE),
             ).rowcount
             if changed != 1:
                 raise LadderConflict("not idle")
@@ -220,19 +255,26 @@ class LadderSqlite:
         rows = (
             self._conn()
             .execute(
-                "SELECT account_id, handle, ticket, queued_at, mu FROM ladder_accounts"
-                " WHERE state = 'queued' AND pool = ? ORDER BY queued_at, account_id",
+                "SELECT account_id, handle, ticket, queued_at, mu, fill_at, bot"
+                " FROM ladder_accounts WHERE state = 'queued' AND pool = ?"
+                " ORDER BY queued_at, account_id",
                 (pool,),
             )
             .fetchall()
         )
-        return [Waiting(*row) for row in rows]
+        return [Waiting(a, h, t, q, mu, fill, bool(bot)) for a, h, t, q, mu, fill, bot in rows]
 
     # ------------------------------------------------------------------ tables
 
     @staticmethod
     def _seats(table: Table) -> str:
-        return json.dumps([[s.account_id, s.handle, s.player_uuid] for s in table.seats])
+        return json.dumps(
+            [
+                [s.account_id, s.handle, s.player_uuid]
+                + ([s.ai_nickname] if s.ai_nickname is not None else [])
+                for s in table.seats
+            ]
+        )
 
     def claim(self, table: Table, tickets: dict[str, str]) -> None:
         with self._write() as conn:
@@ -278,7 +320,7 @@ class LadderSqlite:
         return Table(
             table_id,
             pool,
-            tuple(Seat(a, h, p) for a, h, p in json.loads(seats)),
+            tuple(Seat(*seat) for seat in json.loads(seats)),
             formed_at,
             state,
             game_uuid,
@@ -353,11 +395,14 @@ class LadderSqlite:
                     json.dumps([_change_row(c) for c in result.changes]),
                 ),
             ).lastrowid
-            for change in result.changes:
-                conn.execute(
-                    "INSERT INTO ladder_history (account_id, seq) VALUES (?, ?)",
-                    (change.account_id, seq),
-                )
+            (seats,) = conn.execute(
+                "SELECT seats FROM ladder_tables WHERE table_id = ?", (result.table_id,)
+            ).fetchone()
+            sat = {seat[0] for seat in json.loads(seats)} | {c.account_id for c in result.changes}
+            conn.executemany(
+                "INSERT INTO ladder_history (account_id, seq) VALUES (?, ?)",
+                [(account_id, seq) for account_id in sorted(sat)],
+            )
 
             conn.execute(
                 "UPDATE ladder_accounts SET state = ?, table_id = NULL, pool = NULL,"
@@ -486,6 +531,36 @@ class LadderSqlite:
         (count,) = (
             self._conn()
             .execute("SELECT COUNT(*) FROM ladder_secrets WHERE account_id = ?", (account_id,))
+            .fetchone()
+        )
+        return int(count)
+
+    # ------------------------------------------------------------------ bots and levels
+
+    def enqueue_filled(
+        self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill_at: float
+    ) -> None:
+        self._enqueue(account_id, pool, ticket, at, mu, fill_at)
+
+    def make_bot(self, account_id: str) -> None:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_accounts SET bot = 1 WHERE account_id = ? AND state = ?"
+                " AND NOT EXISTS (SELECT 1 FROM ladder_history WHERE account_id = ?)",
+                (account_id, IDLE, account_id),
+            ).rowcount
+            if changed != 1:
+                raise LadderConflict("not idle, or has played")
+
+    def games_together(self, first: str, second: str, since: float) -> int:
+        (count,) = (
+            self._conn()
+            .execute(
+                "SELECT COUNT(*) FROM ladder_history a JOIN ladder_history b ON b.seq = a.seq"
+                " JOIN ladder_results r ON r.seq = a.seq WHERE a.account_id = ?"
+                " AND b.account_id = ? AND r.settled_at >= ?",
+                (first, second, since),
+            )
             .fetchone()
         )
         return int(count)

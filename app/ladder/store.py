@@ -42,6 +42,15 @@ class Account:
     ticket: str | None = None
     queued_at: float | None = None
     table_id: str | None = None
+    # -- bots and computer levels (see "Bots, events and computer levels" below)
+    bot: bool = False
+    """A bot account (for good): marked ``bot: true`` wherever its handle is shown."""
+    agent: str | None = None
+    """A computer level's account: the built-in agent that plays its seats (None for every
+    account made through the API). Never queued, never seated: its seats are tables'."""
+    fill_at: float | None = None
+    """While queued: when the account allows the matcher to fill its table with computer
+    levels (None: never)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +94,9 @@ class Waiting:
     ticket: str
     queued_at: float
     mu: float
+    fill_at: float | None = None
+    """When the account allows filling with computer levels (None: never)."""
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +105,9 @@ class Seat:
     handle: str
     player_uuid: str | None = None
     """The seat's secret in the game: told to its account only, never listed."""
+    ai_nickname: str | None = None
+    """A computer level's seat: the game's AI player's nickname (its place is found by it);
+    such a seat has no player UUID."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,3 +278,24 @@ class LadderStore(Protocol):
         """The pool's board from row ``offset`` (0 the best), ``limit`` rows, in the order of
         :meth:`leaderboard` (ordinal descending, then handle key): a stable order, so that
         consecutive pages neither repeat nor skip a row while the board does not change."""
+
+    # ------------------------------------------------------------------------------------
+    # Bots, events and computer levels (added with bot accounts; app/ladder/service.py's
+    # "bots" sections). Changed above: Account has ``bot``, ``agent`` and ``fill_at``;
+    # Waiting has ``fill_at`` and ``bot``; Seat has ``ai_nickname``; ``create_account``
+    # stores ``bot`` and ``agent``; ``history`` holds every settled game the account sat
+    # at, rated for it or not (``settle`` writes a history line for every seat of the
+    # stored table, not only for the rated ones).
+
+    def enqueue_filled(
+        self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill_at: float
+    ) -> None:
+        """:meth:`enqueue`, allowing computer levels to fill the table from ``fill_at``
+        (``Account.fill_at``, ``Waiting.fill_at``). :class:`LadderConflict` if not idle."""
+
+    def make_bot(self, account_id: str) -> None:
+        """An idle account that has never sat at a settled table -> a bot, for good (one
+        conditional change). :class:`LadderConflict` if it is not idle or has played."""
+
+    def games_together(self, first: str, second: str, since: float) -> int:
+        """How many settled tables both accounts sat at, settled at ``since`` or later."""

@@ -65,7 +65,11 @@ def test_an_account_is_made_with_a_handle_and_its_secret_is_told_once_and_stored
     stored = ladder.store.account(made["account_id"])
     assert stored is not None and made["secret"] not in repr(stored)
     assert stored.secret_hash == secret_hash(made["secret"])
-    assert ladder.me(made["secret"]) == {"account_id": made["account_id"], "handle": "Ania"}
+    assert ladder.me(made["secret"]) == {
+        "account_id": made["account_id"],
+        "handle": "Ania",
+        "bot": False,
+    }
 
 
 def test_a_handle_is_taken_in_any_case_and_refused_with_a_clear_error(ladder: Ladder) -> None:
@@ -287,7 +291,7 @@ def test_the_board_and_a_profile_show_handles_ratings_and_games_but_no_secret(
     ladder.tick()
     board = ladder.leaderboard(TWO, None, secrets["Celina"])
     assert [row["rank"] for row in board["players"]] == [1, 2]
-    assert board["you"] == {"handle": "Celina", "rank": None, "rated": False}
+    assert board["you"] == {"handle": "Celina", "bot": False, "rank": None, "rated": False}
     winner = games.record(game)["winner"]
     assert board["players"][0]["handle"] == winner
     profile = ladder.profile(winner.upper())

@@ -36,6 +36,8 @@ class LadderMemory:
         self._passkeys: dict[str, Passkey] = {}
         self._challenges: dict[str, Challenge] = {}
         self._deleted: set[str] = set()
+        self._history: dict[str, list[Result]] = {}
+        """Every settled table each account sat at (rated for it or not), oldest first."""
 
     def create_account(self, account: Account) -> None:
         with self._lock:
@@ -60,12 +62,23 @@ class LadderMemory:
             return self._accounts.get(account_id)
 
     def enqueue(self, account_id: str, pool: str, ticket: str, at: float, mu: float) -> None:
+        self._enqueue(account_id, pool, ticket, at, mu, None)
+
+    def _enqueue(
+        self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill: float | None
+    ) -> None:
         with self._lock:
             account = self._accounts.get(account_id)
             if account is None or account.state != IDLE:
                 raise LadderConflict("not idle")
             self._accounts[account_id] = replace(
-                account, state=QUEUED, pool=pool, ticket=ticket, queued_at=at, table_id=None
+                account,
+                state=QUEUED,
+                pool=pool,
+                ticket=ticket,
+                queued_at=at,
+                table_id=None,
+                fill_at=fill,
             )
             self._mu[account_id] = mu
 
@@ -90,6 +103,8 @@ class LadderMemory:
                     a.ticket or "",
                     a.queued_at or 0.0,
                     self._mu[a.account_id],
+                    a.fill_at,
+                    a.bot,
                 )
                 for a in queued
             ]
@@ -145,6 +160,9 @@ class LadderMemory:
                 self._ratings[(change.account_id, result.pool)] = change.after
             self._tables[result.table_id] = replace(table, state="settled")
             self._results.append(result)
+            sat = {s.account_id for s in table.seats} | {c.account_id for c in result.changes}
+            for account_id in sat:
+                self._history.setdefault(account_id, []).append(result)
             for a in list(self._accounts.values()):
                 if a.state == SEATED and a.table_id == result.table_id:
                     self._accounts[a.account_id] = replace(
@@ -192,8 +210,7 @@ class LadderMemory:
         with self._lock:
             if account_id in self._deleted:
                 return []
-            mine = [r for r in self._results if any(c.account_id == account_id for c in r.changes)]
-            return mine[::-1][: max(limit, 0)]
+            return self._history.get(account_id, [])[::-1][: max(limit, 0)]
 
     def results(self, pool: str) -> list[Result]:
         with self._lock:
@@ -276,17 +293,42 @@ class LadderMemory:
                         del mine[key]
             for key in [k for k in self._ratings if k[0] == account_id]:
                 del self._ratings[key]
+            renamed: dict[str, Result] = {}
             for i, result in enumerate(self._results):
                 if any(c.account_id == account_id for c in result.changes):
                     changes = tuple(
                         replace(c, handle=DELETED_HANDLE) if c.account_id == account_id else c
                         for c in result.changes
                     )
-                    self._results[i] = replace(result, changes=changes)
-                    table = self._tables.get(result.table_id)
-                    if table is not None:
-                        seats = tuple(
-                            replace(s, handle=DELETED_HANDLE) if s.account_id == account_id else s
-                            for s in table.seats
-                        )
-                        self._tables[result.table_id] = replace(table, seats=seats)
+                    self._results[i] = renamed[result.table_id] = replace(result, changes=changes)
+            self._history.pop(account_id, None)
+            for lines in self._history.values():  # the same objects in every history
+                lines[:] = [renamed.get(r.table_id, r) for r in lines]
+            for table_id, table in list(self._tables.items()):
+                if any(s.account_id == account_id for s in table.seats):
+                    seats = tuple(
+                        replace(s, handle=DELETED_HANDLE) if s.account_id == account_id else s
+                        for s in table.seats
+                    )
+                    self._tables[table_id] = replace(table, seats=seats)
+
+    # ------------------------------------------------------------------ bots and levels
+
+    def enqueue_filled(
+        self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill_at: float
+    ) -> None:
+        self._enqueue(account_id, pool, ticket, at, mu, fill_at)
+
+    def make_bot(self, account_id: str) -> None:
+        with self._lock:
+            account = self._accounts.get(account_id)
+            if account is None or account.state != IDLE or self._history.get(account_id):
+                raise LadderConflict("not idle, or has played")
+            self._accounts[account_id] = replace(account, bot=True)
+
+    def games_together(self, first: str, second: str, since: float) -> int:
+        with self._lock:
+            theirs = {id(r) for r in self._history.get(second, [])}
+            return sum(
+                1 for r in self._history.get(first, []) if id(r) in theirs and r.settled_at >= since
+            )

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 from benchmarks.load import Server
 from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe
@@ -163,3 +166,35 @@ def test_a_made_up_key_is_refused_in_words_and_nothing_is_kept(
     # A made-up name's profile is told in words.
     page.goto(server.url + "/#/player/nobody_here")
     page.get_by_text("No player has that name.").wait_for()
+
+
+def test_the_lobby_shows_each_computer_levels_rating_from_its_rated_games(
+    server: Server, new_page: Any
+) -> None:
+    # A person lets a computer level fill their two-player table at once, then resigns:
+    # the nearest level (all start alike: the weakest) has one rated game.
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        secret = http.post("/ladder/accounts", json={"handle": "Filler"}).json()["secret"]
+        me = {"Authorization": f"Bearer {secret}"}
+        http.post("/ladder/queue", json={"pool": "standard-2", "fill_after": 0}, headers=me)
+        for _ in range(100):
+            seat = http.get("/ladder/queue", headers=me).json()
+            if seat["state"] == "seated":
+                break
+            time.sleep(0.1)
+        http.post(
+            f"/games/{seat['game_uuid']}/resign",
+            headers={"Authorization": f"Bearer {seat['player_uuid']}"},
+        )
+        for _ in range(100):
+            if http.get("/ladder/queue", headers=me).json()["state"] == "idle":
+                break
+            time.sleep(0.1)
+    page = new_page(1280, 800)
+    page.goto(server.url + "/")
+    medium = page.get_by_role("radio", name=re.compile("^Medium"))
+    medium.check()
+    beginner = page.locator("label.level", has_text="Beginner")
+    beginner.get_by_text(re.compile(r"Rating -?\d+\.\d in 2-player games \(1 rated\)")).wait_for()
+    assert "Not rated yet" in page.locator("label.level", has_text="Hard").inner_text()
+    assert medium.is_checked()  # the ratings' redraw left the choice alone

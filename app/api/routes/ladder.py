@@ -6,13 +6,15 @@ built (app/api/deps.py's LadderProvider)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi import Body as JsonBody
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from app.api.blocking import BlockingRoute
+from app.api.blocking import BlockingRoute, run_blocking
 from app.api.deps import LadderProvider
 from app.api.routes.common import Body, errors, join_errors
 from app.service.errors import InvalidParameter
@@ -81,12 +83,20 @@ class NewAccount(BaseModel):
 class Me(BaseModel):
     account_id: str
     handle: str
+    bot: bool = Field(description="A bot account (for good): `POST /ladder/me/bot`")
 
 
 class QueueRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     pool: Annotated[Any, WithJsonSchema({"type": "string"})] = Field(
         default=None, description="A pool's name (GET /ladder/pools)"
+    )
+    fill_after: Annotated[
+        Any, WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 300})
+    ] = Field(
+        default=None,
+        description="People only: after waiting this many seconds, computer levels of the"
+        " nearest rating may fill your table (GET /ladder/levels). Left out: never.",
     )
 
 
@@ -120,6 +130,10 @@ class QueueStatus(BaseModel):
     last_result: LastResult | None = Field(
         None, description="When idle: your last rated game's place and rating change"
     )
+    bot: bool | None = Field(None, description="Whether your account is a bot")
+    fill_after: float | None = Field(
+        None, description="While waiting: the fill wait you asked for, in seconds"
+    )
 
 
 class PoolInfo(BaseModel):
@@ -133,10 +147,12 @@ class PoolInfo(BaseModel):
 class BoardRow(RatingLine):
     rank: int
     handle: str
+    bot: bool
 
 
 class You(BaseModel):
     handle: str
+    bot: bool
     rank: int | None
     rated: bool | None = None
     rating: float | None = None
@@ -169,6 +185,8 @@ class ProfileGame(LastResult):
 
 class Profile(BaseModel):
     handle: str
+    bot: bool
+    level: str | None = Field(None, description="A computer level's account: its level")
     ratings: list[PoolRating]
     games: list[ProfileGame]
 
@@ -253,7 +271,7 @@ def me(ladder: LadderDep, secret: SecretDep) -> Body:
     summary="Play now: wait in a pool's queue for a rated table",
 )
 def join_queue(body: QueueRequest, ladder: LadderDep, secret: SecretDep) -> Body:
-    return ladder.join_queue(secret, body.pool)
+    return ladder.join_queue(secret, body.pool, body.fill_after)
 
 
 @router.delete(
@@ -390,3 +408,115 @@ def sign_out(passkeys: PasskeysDep, secret: SecretDep) -> Response:
 def delete_account(ladder: LadderDep, secret: SecretDep) -> Response:
     ladder.delete_account(secret)
     return Response(status_code=204)
+
+
+# ---------------------------------------------------------------------- bots and levels
+
+
+class Unrated(BaseModel):
+    rated: bool
+
+
+class Level(BaseModel):
+    level: str = Field(description="`beginner`, `easy`, `medium` or `hard`, weakest first")
+    title: str
+    agent: str = Field(description="The built-in agent that plays it (`agent_name` for a game)")
+    handle: str = Field(description="Its bot account's handle (its profile and boards)")
+    bot: bool
+    ratings: dict[str, RatingLine | Unrated] = Field(
+        description="By pool: its rating from the rated games it played, or `rated: false`"
+    )
+
+
+class Event(BaseModel):
+    type: str = Field(description="`game_started`, `your_turn` or `game_over`")
+    game_uuid: str
+    player_uuid: str | None = Field(
+        None, description="game_started, your_turn: your seat's secret (told to you only)"
+    )
+    pool: str | None = None
+    version: int | None = Field(None, description="your_turn: the game's version")
+    state: dict[str, Any] | None = Field(
+        None, description="your_turn: your view of the game, as GET /games/{game_uuid} shows it"
+    )
+    place: int | None = None
+    of: int | None = None
+    rating_before: float | None = None
+    rating_after: float | None = None
+    change: float | None = None
+    void: bool | None = Field(None, description="game_over: not rated for you")
+
+
+class Events(BaseModel):
+    events: list[Event]
+    cursor: str = Field(description="Send it back as `after` in your next poll")
+
+
+@router.post(
+    "/me/bot",
+    response_model=Me,
+    responses=errors(400, 401, 409),
+    summary="Make your account a bot, for good (only before its first rated game)",
+)
+def become_bot(ladder: LadderDep, secret: SecretDep) -> Body:
+    return ladder.become_bot(secret)
+
+
+@router.get(
+    "/levels",
+    response_model=list[Level],
+    summary="The computer levels, weakest first, each with its rating by pool",
+)
+def levels(ladder: LadderDep) -> list[Body]:
+    return ladder.levels()
+
+
+@router.get(
+    "/events",
+    response_model=Events,
+    response_model_exclude_none=True,
+    responses=READ,
+    summary="Long-poll: your games started, your turns and your results since `after`",
+)
+async def events(
+    ladder: LadderDep,
+    secret: SecretDep,
+    after: Annotated[
+        str | None,
+        Query(max_length=200, description="The `cursor` of your last answer (none at first)"),
+    ] = None,
+    wait: Annotated[
+        int | None,
+        Query(ge=0, le=25, description="Seconds to wait for an event if none is ready (20)"),
+    ] = None,
+) -> Body:
+    """Answers at once when there is something to tell, else when something happens, else
+    after ``wait`` seconds with no events (and the same cursor). Waiting holds no thread:
+    the ladder's bell wakes it, and it looks at the store again every few seconds."""
+    from app.ladder.bots import RECHECK_SECONDS, parse_wait  # noqa: PLC0415
+
+    seconds = parse_wait(wait)
+    loop = asyncio.get_running_loop()
+    woke = asyncio.Event()
+
+    def wake() -> None:
+        loop.call_soon_threadsafe(woke.set)
+
+    deadline = ladder.now + seconds
+    listening: set[str] = set()
+    try:
+        while True:
+            woke.clear()
+            body = await run_blocking(ladder.events, secret, after)
+            keys = set(body.pop("wait_on"))
+            if keys - listening:  # listen first, then look again: no ring is missed
+                ladder.bell.listen(keys - listening, wake)
+                listening |= keys
+                continue
+            left = deadline - ladder.now
+            if body["events"] or left <= 0:
+                return body
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woke.wait(), min(left, RECHECK_SECONDS))
+    finally:
+        ladder.bell.forget(listening, wake)

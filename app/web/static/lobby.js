@@ -10,6 +10,15 @@ import { RatedPanel } from "./ladderview.js";
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const QUICK_MAX_CARDS = 4;
 
+/** A computer level's ratings in words, from GET /ladder/levels (its rated games). */
+function levelRating(level) {
+  if (!level) return "";
+  const parts = Object.entries(level.ratings).map(([pool, r]) =>
+    r.rated === false ? null : `${r.rating.toFixed(1)} in ${pool === "standard-2" ? "2-player" : "3–8-player"} games (${r.games} rated)`);
+  const rated = parts.filter(Boolean);
+  return rated.length ? `Rating ${rated.join(", ")}.` : "Not rated yet: its rating comes from the rated games it plays.";
+}
+
 function nameProblem(name) {
   if (!name) return "Type a name first: it is how the others see you.";
   if (!NAME.test(name)) return "A name starts with a letter and has only letters, digits and _ (no spaces).";
@@ -35,6 +44,18 @@ export function Lobby() {
   const [problem, setProblem] = useState(null);
   const [games, setGames] = useState(null);
   const [details, setDetails] = useState({});
+  const [levels, setLevels] = useState({});
+
+  // The computer levels' ratings (each level is a bot account rated by its real games).
+  useEffect(() => {
+    let alive = true;
+    const load = () => api("/ladder/levels")
+      .then(({ data }) => alive && setLevels(Object.fromEntries(data.map((l) => [l.agent, l]))))
+      .catch(() => { /* no ladder here (AWS for now): the levels show without ratings */ });
+    load();
+    const timer = setInterval(load, 60000);
+    return () => { alive = false; clearInterval(timer); };
+  }, []);
 
   useEffect(() => {
     let alive = true;
@@ -134,7 +155,8 @@ export function Lobby() {
         <legend>How strong should the computer players be?</legend>
         ${LEVELS.map((l) => html`<label key=${l.agent} class="level">
           <input type="radio" name="level" value=${l.agent} checked=${level === l.agent} onChange=${() => setLevel(l.agent)} />
-          <span><b>${l.label}</b> <small>${l.words}</small></span></label>`)}
+          <span><b>${l.label}</b> <small>${l.words}</small>
+            ${levels[l.agent] ? html`<small class="level-rating">${levelRating(levels[l.agent])}</small>` : null}</span></label>`)}
       </fieldset>
       <label class="check"><input type="checkbox" id="quick" checked=${quick} onChange=${(e) => setQuick(e.currentTarget.checked)} />
         Quick game: a player holding ${QUICK_MAX_CARDS} cards who loses again is out</label>

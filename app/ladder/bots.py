@@ -1,0 +1,155 @@
+"""What bots and the computer levels need beside the ladder's use cases: the levels and
+their reserved handles, the events cursor, the repeated-pairing rule's numbers, and the bell
+that wakes a waiting events poll.
+
+Plain values and the standard library: the ladder's service (app/ladder/service.py, its
+"bots" sections) uses them, and the routes wait on :class:`Bell`.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Final
+
+from app.ladder.errors import InvalidCursor, ReservedHandle
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A computer level: a built-in agent (engine/agents) with a bot account of its own."""
+
+    name: str
+    """Its id in bodies: ``beginner`` ... ``hard``."""
+    title: str
+    agent: str
+    handle: str
+    """Its account's handle, reserved: no account made through the API starts with
+    :data:`RESERVED_PREFIX`."""
+
+
+RESERVED_PREFIX: Final = "ai_"
+"""Handles starting with this (ignoring case) are the levels' own."""
+
+LEVELS: Final = (
+    Level("beginner", "Beginner", "random", "AI_Beginner"),
+    Level("easy", "Easy", "bold", "AI_Easy"),
+    Level("medium", "Medium", "probabilist", "AI_Medium"),
+    Level("hard", "Hard", "bayesian", "AI_Hard"),
+)
+"""Weakest first: docs/strength.md measures each against the others with ``blef
+tournament`` (two players: every level beats the one before it in most games)."""
+
+FILL_MAX_SECONDS: Final = 300
+"""The longest fill wait one may ask for: past five minutes the matcher's window covers the
+whole rating scale, so a longer wait would seat nobody differently."""
+
+PAIR_LIMIT: Final = 10
+"""How many settled tables two accounts may share in :data:`PAIR_WINDOW_SECONDS` and still
+be rated: from the next one on, neither of the pair is rated in it (the game is played)."""
+PAIR_WINDOW_SECONDS: Final = 24 * 3600.0
+
+WAIT_DEFAULT: Final = 20
+WAIT_MAX: Final = 25
+"""An events poll waits at most this many seconds (under API Gateway's 29 s)."""
+RECHECK_SECONDS: Final = 5.0
+"""A waiting poll looks at the store again this often even if nothing woke it (a change
+made by another process rings no bell here)."""
+EVENT_HISTORY: Final = 50
+"""How many of the account's settled games a poll looks back through for game overs not
+yet told."""
+
+
+def refuse_reserved(handle: str) -> None:
+    if handle.casefold().startswith(RESERVED_PREFIX):
+        raise ReservedHandle(
+            "handle", handle, "Handles starting with AI_ are the computer levels' own"
+        )
+
+
+# ---------------------------------------------------------------------- the events cursor
+
+
+@dataclass(frozen=True, slots=True)
+class Cursor:
+    """What a poller has been told: the newest game over (its table), the newest game
+    started (its table), and the version of that game at which it was told it is to move
+    (0: not yet)."""
+
+    over: str | None = None
+    table: str | None = None
+    turn: int = 0
+
+    def encode(self) -> str:
+        return f"{self.over or '-'}.{self.table or '-'}.{self.turn}"
+
+
+_ID = r"(-|[A-Za-z0-9_]{1,64})"
+_CURSOR = re.compile(rf"{_ID}\.{_ID}\.(0|[1-9][0-9]{{0,8}})")
+
+
+def parse_cursor(value: object) -> Cursor | None:
+    """The cursor a poll sends back (None: the first poll), or :class:`InvalidCursor`."""
+    if value is None:
+        return None
+    match = _CURSOR.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        raise InvalidCursor(
+            "after", value, "Send back the cursor of your last answer (or none at first)"
+        )
+    over, table, turn = match.groups()
+    return Cursor(None if over == "-" else over, None if table == "-" else table, int(turn))
+
+
+def parse_wait(value: object) -> int:
+    if value is None:
+        return WAIT_DEFAULT
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= WAIT_MAX:
+        return value
+    from app.service.errors import InvalidParameter  # noqa: PLC0415
+
+    raise InvalidParameter("wait", value, f"Must be an integer between 0 and {WAIT_MAX}")
+
+
+# ---------------------------------------------------------------------- the bell
+
+
+class Bell:
+    """Wakes waiting polls: each listens on keys (its account id, its game's UUID); the
+    ladder rings a game's UUID on each of its changes and an account's id when it is
+    seated or its table settled. A ring calls the listeners of its keys (in the ringing
+    thread: they must be quick, e.g. ``loop.call_soon_threadsafe``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._listeners: dict[str, set[Callable[[], None]]] = {}
+
+    def listen(self, keys: Iterable[str], callback: Callable[[], None]) -> None:
+        with self._lock:
+            for key in keys:
+                self._listeners.setdefault(key, set()).add(callback)
+
+    def forget(self, keys: Iterable[str], callback: Callable[[], None]) -> None:
+        with self._lock:
+            for key in keys:
+                listeners = self._listeners.get(key)
+                if listeners is not None:
+                    listeners.discard(callback)
+                    if not listeners:
+                        del self._listeners[key]
+
+    def ring(self, *keys: str) -> None:
+        with self._lock:
+            called = {c for key in keys for c in self._listeners.get(key, ())}
+        for callback in called:
+            try:
+                callback()
+            except Exception:  # a listener gone away (its loop closed): nothing to wake
+                continue
+
+    def listening(self) -> int:
+        """How many keys have a listener (for tests: nothing is left behind)."""
+        with self._lock:
+            return len(self._listeners)
