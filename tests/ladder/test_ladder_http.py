@@ -142,8 +142,8 @@ def test_places_follow_the_players_whatever_seats_the_game_shuffled_them_into(
     tmp_path: Path,
 ) -> None:
     """The game shuffles its seating at the start; the ladder must place each account by the
-    player the game calls it, not by the order it formed the table in (eight tables, so
-    both seatings of two players come up with near certainty)."""
+    player the game calls it, not by the order it formed the table in (tables until both
+    seatings of two players have come up: at least 8, at most 40, so that a miss is 2^-39)."""
     settings = Settings(
         db_path=tmp_path / "blef.db", run_clock=False, ai_think_seconds=0, rate_limit_burst=0
     )
@@ -156,7 +156,9 @@ def test_places_follow_the_players_whatever_seats_the_game_shuffled_them_into(
 def _play_eight_tables(http: TestClient) -> None:
     ladder = http.app.state.ladder.get()  # type: ignore[attr-defined]
     seatings = set()
-    for i in range(8):  # new accounts each time: equal ratings, matched at once
+    for i in range(40):  # new accounts each time: equal ratings, matched at once
+        if i >= 8 and len(seatings) == 2:
+            break
         winner, loser = f"Celina{i}", f"Darek{i}"
         secrets = {
             h: http.post("/ladder/accounts", json={"handle": h}).json()["secret"]
