@@ -53,6 +53,7 @@ __all__ = ["Game", "Move", "PlayerRow", "RoundRecord", "Status"]
 _NO_HANDS: Final[list[tuple[int, ...]]] = []
 _RUNNING: Final = Status.RUNNING
 _new_record: Final = tuple.__new__
+_Seated = tuple[tuple[str, ...], tuple[str | None, ...], tuple[int | None, ...]]
 
 
 class Game:
@@ -73,6 +74,7 @@ class Game:
         "_n_active",
         "_next",
         "_seed",
+        "_seated",
         "_seed_source",
         "_table",
         "_teams_play",
@@ -126,6 +128,9 @@ class Game:
         game, means only a check is left). A plain field, as :attr:`current_seat`."""
         self._n_active = 0
         self._next: list[int] = []
+        self._seated: _Seated = ((), (), ())
+        """The seated players' nicknames, AI agents and teams as tuples, for each round's
+        record: made at the start and on a rename (the only changes once started)."""
 
     # ------------------------------------------------------------------ reading
 
@@ -304,8 +309,7 @@ class Game:
         pattern = NICKNAME_PATTERN if ai_agent is None else AI_NICKNAME_PATTERN
         if not isinstance(nickname, str) or not pattern.fullmatch(nickname):
             raise errors.InvalidNickname
-        folded = nickname.casefold()
-        if any(n.casefold() == folded for n in self.nicknames):
+        if nickname.casefold() in map(str.casefold, self.nicknames):
             raise errors.NicknameTaken
         self.nicknames.append(nickname)
         self.ai_agents.append(ai_agent)
@@ -496,6 +500,7 @@ class Game:
         ):
             raise errors.InvalidNickname
         self.nicknames[seat] = new
+        self._seat_players()
         if self.admin == nickname:
             self.admin = new
         self.ready = [new if n == nickname else n for n in self.ready]
@@ -512,7 +517,8 @@ class Game:
         n = len(self.nicknames)
         if n < MIN_PLAYERS:
             raise errors.TooFewPlayers
-        if self.n_sides < 2:
+        teams_play = self.teams.count(None) < n  # someone is in a team
+        if teams_play and self.n_sides < 2:  # (without teams, every player is a side)
             raise errors.OneTeam
         rules = self.rules
         top = rules.max_cards_for(n)
@@ -520,18 +526,17 @@ class Game:
             raise errors.InvalidRules(f"These rules leave no card to deal to {n} players")
         starting = rules.starting_cards(self.nicknames, top, 0)  # refuses before any change
         seed = self._seed_source()
-        if any(team is not None for team in self.teams):
-            order = team_seating(seed, self.teams)
-        else:
-            order = seating_order(seed, n)
+        order = team_seating(seed, self.teams) if teams_play else seating_order(seed, n)
         self.nicknames = [self.nicknames[i] for i in order]
         self.ai_agents = [self.ai_agents[i] for i in order]
         self.teams = [self.teams[i] for i in order]
-        starting = rules.starting_cards(self.nicknames, top, initial_cards_draw(seed))
+        if rules.initial_cards is not None:  # (one card each otherwise, whatever the order)
+            starting = rules.starting_cards(self.nicknames, top, initial_cards_draw(seed))
         self._cards = starting
         self._n_active = n
-        self._next = [(seat + 1) % n for seat in range(n)]
-        self._teams_play = any(team is not None for team in self.teams)
+        self._next = [*range(1, n), 0]  # the seat after each seat
+        self._teams_play = teams_play
+        self._seat_players()
         self.max_cards = top
         self.ready = []
         self.public = False
@@ -554,6 +559,9 @@ class Game:
         self.min_bet = 0
         self.current_seat = first_seat
 
+    def _seat_players(self) -> None:
+        self._seated = (tuple(self.nicknames), tuple(self.ai_agents), tuple(self.teams))
+
     def _rebuild_next(self) -> None:
         cards = self._cards
         self._next = [next_in_play(cards, seat) for seat in range(len(cards))]
@@ -567,10 +575,10 @@ class Game:
         for whoever's turn it is. A bet returns None; a check resolves the round and returns
         its :class:`RoundRecord` (the next round, if any, is already dealt).
         """
-        if self.status is not _RUNNING:
-            self.check_running()
         current = self.current_seat
-        assert current is not None
+        if current is None:  # nobody is to move: the game is not running
+            self.check_running()
+            raise AssertionError("a running game always has a player to move")
         if by is not None and by != self.nicknames[current]:
             if by not in self.nicknames:
                 raise errors.UnknownPlayer
@@ -586,18 +594,15 @@ class Game:
             raise errors.InvalidAction(f"Action ID must be an integer between 0 and {check}")
         if action_id < check or not min_bet:  # a bet too low, or a check before any bet
             raise errors.IllegalAction
-        return self._resolve_check(current)
-
-    def _resolve_check(self, checker: int) -> RoundRecord:
-        bettor, bet = self._history[-1]
-        table = self._table
+        # A check: the round ends, lost by the checker if the bet set is there.
+        history = self._history
+        bettor, bet = history[-1]
         if self.rules.jokers:
-            found = table.exists_with(bet, self._mask, self.usable_jokers(bettor))
+            found = self._table.exists_with(bet, self._mask, self.usable_jokers(bettor))
         else:
-            found = table.predicates[bet](self._mask)
-        loser = checker if found else bettor
-        self._history.append((checker, self._check))
-        return self._lose_round(loser)
+            found = self._table.predicates[bet](self._mask)
+        history.append((current, check))
+        return self._lose_round(current if found else bettor)
 
     def usable_jokers(self, bettor: int) -> int:
         """The jokers a bet by ``bettor`` may count: those in their own hand and among the
@@ -653,13 +658,14 @@ class Game:
         )
         # tuple.__new__ skips the named tuple's own __new__ (a Python function): the same
         # record, made once per round.
+        nicknames, ai_agents, teams = self._seated
         record = _new_record(
             RoundRecord,
             (
                 self.round_number,
-                tuple(self.nicknames),
+                nicknames,
                 cards_before,
-                tuple(self.ai_agents),
+                ai_agents,
                 self._hands,
                 self._history,
                 seed,
@@ -668,7 +674,7 @@ class Game:
                 ended,
                 self._common,
                 self.rules,
-                tuple(self.teams),
+                teams,
             ),
         )
         if ended:
@@ -748,6 +754,7 @@ class Game:
         game._history = list(parts.history)
         game._n_active = sum(1 for c in game._cards if c)
         game._teams_play = any(team is not None for team in game.teams)
+        game._seat_players()
         if game._n_active:
             game._rebuild_next()
         if parts.status is Status.RUNNING:
