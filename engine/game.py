@@ -566,6 +566,15 @@ class Game:
         cards = self._cards
         self._next = [next_in_play(cards, seat) for seat in range(len(cards))]
 
+    def _skip_seat(self, out: int) -> None:
+        """``out`` has just left play: every seat whose next was ``out`` now passes to the
+        seat after ``out`` (what :meth:`_rebuild_next` would find, without its search)."""
+        following = self._next
+        after = following[out]
+        for seat, then in enumerate(following):
+            if then == out:
+                following[seat] = after
+
     # ------------------------------------------------------------------ playing
 
     def apply(self, action_id: int, by: str | None = None) -> RoundRecord | None:
@@ -602,7 +611,7 @@ class Game:
         else:
             found = self._table.predicates[bet](self._mask)
         history.append((current, check))
-        return self._lose_round(current if found else bettor)
+        return self._end_round(current if found else bettor)
 
     def usable_jokers(self, bettor: int) -> int:
         """The jokers a bet by ``bettor`` may count: those in their own hand and among the
@@ -627,32 +636,33 @@ class Game:
             self.check_running()
         current = self.current_seat
         assert current is not None
-        return self._lose_round(current)
+        return self._end_round(current)
 
-    def _lose_round(self, loser: int) -> RoundRecord:
-        """``loser`` takes one more card (or is out past the maximum); the round ends."""
+    def _end_round(self, loser: int, forfeit: bool = False) -> RoundRecord:
+        """The round ends, lost by ``loser``: one more card for them, or out past the
+        maximum (out at once when they ``forfeit``). Closes the history with their 89 event,
+        then finishes the game or deals the next round, begun by the loser (after a
+        forfeit, by the player whose turn it was), or the next in play if they are out."""
         cards = self._cards
         cards_before = tuple(cards)
-        cards[loser] += 1
-        eliminated = cards[loser] > self.max_cards
-        if eliminated:
+        first = loser
+        if forfeit:
+            current = self.current_seat
+            assert current is not None
+            first = current
             cards[loser] = 0
-        first = loser if not eliminated else self._next[loser]
-        return self._end_round(loser, cards_before, eliminated, first)
-
-    def _end_round(
-        self, loser: int, cards_before: tuple[int, ...], eliminated: bool, first: int
-    ) -> RoundRecord:
-        """Close the round with the loser's 89 event (their card count already updated),
-        then finish the game or deal the next round, begun by ``first`` (a seat that the
-        next-player table of the round just ended holds; re-resolved if it is now out)."""
+        else:
+            cards[loser] += 1
+            if cards[loser] > self.max_cards:
+                cards[loser] = 0
+        eliminated = not cards[loser]
         self._history.append((loser, self._check + 1))
         seed = self._seed
         assert seed is not None
         self.current_seat = None
         if eliminated:
             self._n_active -= 1
-            self._rebuild_next()
+            self._skip_seat(loser)
         ended = self._n_active == 1 or (
             eliminated and self._teams_play and sides_left(self.teams, self._cards) == 1
         )
@@ -681,8 +691,8 @@ class Game:
             # The final round stays as it ended: every hand shown, no new deal.
             self.status = Status.FINISHED
         else:
-            if not self._cards[first]:
-                first = next_in_play(self._cards, first)
+            if not cards[first]:
+                first = self._next[first]
             self._begin_round(first, self._seed_source())
         return record
 
@@ -706,11 +716,7 @@ class Game:
         cards = self._cards
         if not cards[seat]:
             raise errors.UnknownPlayer(f"{nickname!r} is already out of the game")
-        current = self.current_seat
-        assert current is not None
-        cards_before = tuple(cards)
-        cards[seat] = 0
-        return self._end_round(seat, cards_before, True, current)
+        return self._end_round(seat, forfeit=True)
 
     # ------------------------------------------------------------------ views and storage
 
