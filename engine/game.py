@@ -190,7 +190,8 @@ class Game:
         the winning team: see :attr:`winners`)."""
         if self.status is not Status.FINISHED:
             return None
-        return next(n for n, c in zip(self.nicknames, self._cards, strict=True) if c)
+        cards = self._cards
+        return self.nicknames[next(seat for seat in range(len(cards)) if cards[seat])]
 
     @property
     def winners(self) -> list[str]:
