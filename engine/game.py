@@ -51,7 +51,11 @@ __all__ = ["Game", "Move", "PlayerRow", "RoundRecord", "Status"]
 
 
 _NO_HANDS: Final[list[tuple[int, ...]]] = []
+# The statuses as module constants: reading a member through its enum class costs a
+# lookup on the enum type, at every start, join and round.
+_NOT_STARTED: Final = Status.NOT_STARTED
 _RUNNING: Final = Status.RUNNING
+_FINISHED: Final = Status.FINISHED
 _new_record: Final = tuple.__new__
 _Seated = tuple[tuple[str, ...], tuple[str | None, ...], tuple[int | None, ...]]
 
@@ -104,7 +108,7 @@ class Game:
         """Each player's team (None: on their own), in list order."""
         self._common: tuple[int, ...] = ()
         self._teams_play = False
-        self.status = Status.NOT_STARTED
+        self.status = _NOT_STARTED
         self.admin: str | None = None
         self.public = False
         self.max_cards = 0
@@ -182,13 +186,13 @@ class Game:
     @property
     def revealed_seed(self) -> bytes | None:
         """The current round's seed, once the game is over and it may be shown."""
-        return self._seed if self.status is Status.FINISHED else None
+        return self._seed if self.status is _FINISHED else None
 
     @property
     def winner(self) -> str | None:
         """The first player still holding cards once the game is over (with teams, one of
         the winning team: see :attr:`winners`)."""
-        if self.status is not Status.FINISHED:
+        if self.status is not _FINISHED:
             return None
         cards = self._cards
         return self.nicknames[next(seat for seat in range(len(cards)) if cards[seat])]
@@ -197,7 +201,7 @@ class Game:
     def winners(self) -> list[str]:
         """Everyone still holding cards once the game is over: the last player, or the
         last team standing."""
-        if self.status is not Status.FINISHED:
+        if self.status is not _FINISHED:
             return []
         return [n for n, c in zip(self.nicknames, self._cards, strict=True) if c]
 
@@ -268,7 +272,7 @@ class Game:
     def legal_actions(self) -> list[int]:
         """The actions the current player may take: every bet above the last one, and a
         check once there is a bet. Empty when nobody is to move."""
-        if self.status is not Status.RUNNING:
+        if self.status is not _RUNNING:
             return []
         actions = list(range(self.min_bet, self._check))
         if self.min_bet:
@@ -277,14 +281,14 @@ class Game:
 
     def check_running(self) -> None:
         """Refuse a move unless the game is running: not started yet, or finished."""
-        if self.status is Status.NOT_STARTED:
+        if self.status is _NOT_STARTED:
             raise errors.GameNotStarted
-        if self.status is Status.FINISHED:
+        if self.status is _FINISHED:
             raise errors.GameFinished
 
     def is_legal(self, action_id: int) -> bool:
         """Whether :meth:`apply` would accept ``action_id`` now (False for a non-int)."""
-        if self.status is not Status.RUNNING or type(action_id) is not int:
+        if self.status is not _RUNNING or type(action_id) is not int:
             return False
         if action_id == self._check:
             return self.min_bet > 0
@@ -294,7 +298,7 @@ class Game:
 
     def check_seat_free(self) -> None:
         """Refuse as joining would, for the game alone: it has started, or it is full."""
-        if self.status is not Status.NOT_STARTED:
+        if self.status is not _NOT_STARTED:
             raise errors.GameAlreadyStarted
         if len(self.nicknames) >= MAX_PLAYERS:
             raise errors.RoomFull
@@ -339,7 +343,7 @@ class Game:
 
     def set_public(self, public: bool, by: str | None = None) -> bool:
         """Make the game listed (or not) before it starts. Returns whether it changed."""
-        if self.status is not Status.NOT_STARTED:
+        if self.status is not _NOT_STARTED:
             raise errors.GameAlreadyStarted("Cannot make the change - game already started")
         self._check_admin(by)
         changed = self.public != public
@@ -347,9 +351,9 @@ class Game:
         return changed
 
     def _check_lobby(self, running_message: str | None = None) -> None:
-        if self.status is Status.RUNNING:
+        if self.status is _RUNNING:
             raise errors.GameAlreadyStarted(running_message)
-        if self.status is Status.FINISHED:
+        if self.status is _FINISHED:
             raise errors.GameFinished
 
     def _human(self, nickname: str) -> int:
@@ -488,7 +492,7 @@ class Game:
         )
 
     def _maybe_start(self) -> None:
-        if self.auto_start and self.status is Status.NOT_STARTED and self.everyone_ready:
+        if self.auto_start and self.status is _NOT_STARTED and self.everyone_ready:
             self.start()
 
     def rename(self, nickname: str, new: str) -> None:
@@ -512,7 +516,7 @@ class Game:
         ``by`` is the nickname of whoever asks; only the admin may start. None skips the
         check (for bots and tests that own the whole game).
         """
-        if self.status is not Status.NOT_STARTED:
+        if self.status is not _NOT_STARTED:
             raise errors.GameAlreadyStarted
         self._check_admin(by)
         n = len(self.nicknames)
@@ -541,7 +545,7 @@ class Game:
         self.max_cards = top
         self.ready = []
         self.public = False
-        self.status = Status.RUNNING
+        self.status = _RUNNING
         self.round_number = 0
         self._begin_round(0, seed)
 
@@ -690,7 +694,7 @@ class Game:
         )
         if ended:
             # The final round stays as it ended: every hand shown, no new deal.
-            self.status = Status.FINISHED
+            self.status = _FINISHED
         else:
             if not cards[first]:
                 first = self._next[first]
@@ -699,7 +703,7 @@ class Game:
 
     def resign(self, nickname: str) -> RoundRecord:
         """``nickname`` leaves a running game: out at once, as in :meth:`forfeit`."""
-        if self.status is Status.RUNNING and not self._cards[self.seat_of(nickname)]:
+        if self.status is _RUNNING and not self._cards[self.seat_of(nickname)]:
             raise errors.AlreadyOut
         return self.forfeit(nickname)
 
@@ -754,7 +758,7 @@ class Game:
         game.ready, game.auto_start = list(parts.ready), parts.auto_start
         game.teams = list(parts.teams)
         game._cards = list(parts.cards)
-        if parts.status is Status.NOT_STARTED:
+        if parts.status is _NOT_STARTED:
             return game
         game._seed, game._hands, game._mask = parts.seed, list(parts.hands), parts.mask
         game._common = parts.common
@@ -764,7 +768,7 @@ class Game:
         game._seat_players()
         if game._n_active:
             game._rebuild_next()
-        if parts.status is Status.RUNNING:
+        if parts.status is _RUNNING:
             game.current_seat = parts.current
             game.min_bet = game._history[-1][1] + 1 if game._history else 0
         return game
