@@ -128,7 +128,8 @@ def deal_round(
     six, takes its ``k`` digits at once as ``x`` with one ``divmod`` by ``left * (left - 1) *
     ... * (left - k + 1)`` (a small number), then reads them from ``x`` (the same digits:
     ``x % left``, then ``x // left % (left - 1)``, ...), one line per card; the remaining
-    indices stay in increasing order as cards are taken out.
+    indices stay in increasing order as cards are taken out; the mask adds the cards' bits
+    (they differ, so adding is or-ing them, and adding small numbers is cheaper).
     """
     if common:
         sizes: Sequence[int] = [*hand_sizes, common]
@@ -163,14 +164,14 @@ def deal_round(
                 n, i = divmod(n, left)
                 a = pop(i)
                 left -= 1
-                mask |= bit[a]
+                mask += bit[a]
                 add((a,))
             elif size == 2:
                 n, x = divmod(n, by2[left])
                 a = pop(x % left)
                 b = pop(x // left)
                 left -= 2
-                mask |= bit[a] | bit[b]
+                mask += bit[a] + bit[b]
                 add((a, b) if a < b else (b, a))
             elif size == 3:
                 n, x = divmod(n, by3[left])
@@ -179,7 +180,7 @@ def deal_round(
                 b = pop(x % (left - 1))
                 c = pop(x // (left - 1))
                 left -= 3
-                mask |= bit[a] | bit[b] | bit[c]
+                mask += bit[a] + bit[b] + bit[c]
                 if a > b:
                     a, b = b, a
                 if b > c:
@@ -198,7 +199,7 @@ def deal_round(
             c = pop(x % (left - 2))
             d = pop(x // (left - 2))
             left -= 4
-            mask |= bit[a] | bit[b] | bit[c] | bit[d]
+            mask += bit[a] + bit[b] + bit[c] + bit[d]
             pile = [a, b, c, d]
             pile.sort()
             add(tuple(pile))
@@ -213,7 +214,7 @@ def deal_round(
             d = pop(x % (left - 3))
             e = pop(x // (left - 3))
             left -= 5
-            mask |= bit[a] | bit[b] | bit[c] | bit[d] | bit[e]
+            mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e]
             pile = [a, b, c, d, e]
             pile.sort()
             add(tuple(pile))
@@ -230,7 +231,7 @@ def deal_round(
             e = pop(x % (left - 4))
             f = pop(x // (left - 4))
             left -= 6
-            mask |= bit[a] | bit[b] | bit[c] | bit[d] | bit[e] | bit[f]
+            mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e] + bit[f]
             pile = [a, b, c, d, e, f]
             pile.sort()
             add(tuple(pile))
@@ -240,7 +241,7 @@ def deal_round(
                 n, i = divmod(n, left)
                 left -= 1
                 a = pop(i)
-                mask |= bit[a]
+                mask += bit[a]
                 pile.append(a)
             pile.sort()
             add(tuple(pile))
