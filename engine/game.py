@@ -604,10 +604,10 @@ class Game:
             self.min_bet = action_id + 1
             self.current_seat = self._next[current]
             return None
-        if type(action_id) is not int or not 0 <= action_id <= check:
-            raise errors.InvalidAction(f"Action ID must be an integer between 0 and {check}")
-        if action_id < check or not min_bet:  # a bet too low, or a check before any bet
-            raise errors.IllegalAction
+        if type(action_id) is not int or action_id != check or not min_bet:
+            if type(action_id) is not int or not 0 <= action_id <= check:
+                raise errors.InvalidAction(f"Action ID must be an integer between 0 and {check}")
+            raise errors.IllegalAction  # a bet too low, or a check before any bet
         # A check: the round ends, lost by the checker if the bet set is there.
         history = self._history
         bettor, bet = history[-1]
@@ -657,20 +657,20 @@ class Game:
             first = current
             cards[loser] = 0
         else:
-            cards[loser] += 1
-            if cards[loser] > self.max_cards:
-                cards[loser] = 0
-        eliminated = not cards[loser]
+            held = cards[loser] + 1
+            cards[loser] = 0 if held > self.max_cards else held
         self._history.append((loser, self._check + 1))
         seed = self._seed
         assert seed is not None
         self.current_seat = None
+        ended = False  # (the game goes on unless someone has just left play)
+        eliminated = not cards[loser]
         if eliminated:
             self._n_active -= 1
             self._skip_seat(loser)
-        ended = self._n_active == 1 or (
-            eliminated and self._teams_play and sides_left(self.teams, self._cards) == 1
-        )
+            ended = self._n_active == 1 or (
+                self._teams_play and sides_left(self.teams, self._cards) == 1
+            )
         # tuple.__new__ skips the named tuple's own __new__ (a Python function): the same
         # record, made once per round.
         nicknames, ai_agents, teams = self._seated
