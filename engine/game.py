@@ -314,8 +314,10 @@ class Game:
         pattern = NICKNAME_PATTERN if ai_agent is None else AI_NICKNAME_PATTERN
         if not isinstance(nickname, str) or not pattern.fullmatch(nickname):
             raise errors.InvalidNickname
-        if nickname.casefold() in map(str.casefold, self.nicknames):
-            raise errors.NicknameTaken
+        folded = nickname.casefold()
+        for taken in self.nicknames:
+            if taken.casefold() == folded:
+                raise errors.NicknameTaken
         self.nicknames.append(nickname)
         self.ai_agents.append(ai_agent)
         self.teams.append(team)
