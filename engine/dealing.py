@@ -100,9 +100,7 @@ def _falling_products(total: int) -> tuple[tuple[int, ...], ...]:
     rows = [(1,) * (total + 1)]
     for size in range(1, _UNROLLED + 1):
         above = rows[-1]
-        rows.append(
-            tuple(above[left] * (left - size + 1) if left >= size else 0 for left in range(total + 1))
-        )
+        rows.append(tuple(above[left] * max(left - size + 1, 0) for left in range(total + 1)))
     return tuple(rows)
 
 
