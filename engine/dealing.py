@@ -128,6 +128,10 @@ def deal_round(
     ``x % left``, then ``x // left % (left - 1)``, ...), one line per card; the remaining
     indices stay in increasing order as cards are taken out; the mask adds the cards' bits
     (they differ, so adding is or-ing them, and adding small numbers is cheaper).
+
+    A negative size is refused, and so is a deal larger than the deck: the hand that does
+    not fit divides by zero (its product, or ``left``, is 0), which is caught, not counted
+    beforehand.
     """
     if common:
         sizes: Sequence[int] = [*hand_sizes, common]
@@ -135,9 +139,6 @@ def deal_round(
         sizes = hand_sizes  # only read
     else:
         sizes = list(hand_sizes)
-    dealt = sum(sizes)
-    if not 0 <= dealt <= total or common < 0:
-        raise ValueError(f"cannot deal {dealt} cards from a deck of {total}")
     if total == N_CARDS:
         digest = _DEAL_HASH.copy()
         digest.update(seed)
@@ -156,93 +157,98 @@ def deal_round(
     mask = 0
     piles: list[tuple[int, ...]] = []
     add = piles.append
-    for size in sizes:
-        if size < 4:
-            if size == 1:
-                n, i = divmod(n, left)
-                a = pop(i)
-                left -= 1
-                mask += bit[a]
-                add((a,))
-            elif size == 2:
-                n, x = divmod(n, by2[left])
-                a = pop(x % left)
-                b = pop(x // left)
-                left -= 2
-                mask += bit[a] + bit[b]
-                add((a, b) if a < b else (b, a))
-            elif size == 3:
-                n, x = divmod(n, by3[left])
+    try:
+        for size in sizes:
+            if size < 4:
+                if size == 1:
+                    n, i = divmod(n, left)
+                    a = pop(i)
+                    left -= 1
+                    mask += bit[a]
+                    add((a,))
+                elif size == 2:
+                    n, x = divmod(n, by2[left])
+                    a = pop(x % left)
+                    b = pop(x // left)
+                    left -= 2
+                    mask += bit[a] + bit[b]
+                    add((a, b) if a < b else (b, a))
+                elif size == 3:
+                    n, x = divmod(n, by3[left])
+                    a = pop(x % left)
+                    x //= left
+                    b = pop(x % (left - 1))
+                    c = pop(x // (left - 1))
+                    left -= 3
+                    mask += bit[a] + bit[b] + bit[c]
+                    if a > b:
+                        a, b = b, a
+                    if b > c:
+                        b, c = c, b
+                        if a > b:
+                            a, b = b, a
+                    add((a, b, c))
+                else:
+                    if size:
+                        raise ValueError(f"a hand cannot hold {size} cards")
+                    add(())  # a player who is out
+            elif size == 4:
+                n, x = divmod(n, by4[left])
                 a = pop(x % left)
                 x //= left
                 b = pop(x % (left - 1))
-                c = pop(x // (left - 1))
-                left -= 3
-                mask += bit[a] + bit[b] + bit[c]
-                if a > b:
-                    a, b = b, a
-                if b > c:
-                    b, c = c, b
-                    if a > b:
-                        a, b = b, a
-                add((a, b, c))
-            else:
-                add(())  # a player who is out (a negative size deals nothing either)
-        elif size == 4:
-            n, x = divmod(n, by4[left])
-            a = pop(x % left)
-            x //= left
-            b = pop(x % (left - 1))
-            x //= left - 1
-            c = pop(x % (left - 2))
-            d = pop(x // (left - 2))
-            left -= 4
-            mask += bit[a] + bit[b] + bit[c] + bit[d]
-            pile = [a, b, c, d]
-            pile.sort()
-            add(tuple(pile))
-        elif size == 5:
-            n, x = divmod(n, by5[left])
-            a = pop(x % left)
-            x //= left
-            b = pop(x % (left - 1))
-            x //= left - 1
-            c = pop(x % (left - 2))
-            x //= left - 2
-            d = pop(x % (left - 3))
-            e = pop(x // (left - 3))
-            left -= 5
-            mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e]
-            pile = [a, b, c, d, e]
-            pile.sort()
-            add(tuple(pile))
-        elif size == 6:
-            n, x = divmod(n, by6[left])
-            a = pop(x % left)
-            x //= left
-            b = pop(x % (left - 1))
-            x //= left - 1
-            c = pop(x % (left - 2))
-            x //= left - 2
-            d = pop(x % (left - 3))
-            x //= left - 3
-            e = pop(x % (left - 4))
-            f = pop(x // (left - 4))
-            left -= 6
-            mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e] + bit[f]
-            pile = [a, b, c, d, e, f]
-            pile.sort()
-            add(tuple(pile))
-        else:  # seven cards or more: one digit at a time
-            pile = []
-            for _ in range(size):
-                n, i = divmod(n, left)
-                left -= 1
-                a = pop(i)
-                mask += bit[a]
-                pile.append(a)
-            pile.sort()
-            add(tuple(pile))
+                x //= left - 1
+                c = pop(x % (left - 2))
+                d = pop(x // (left - 2))
+                left -= 4
+                mask += bit[a] + bit[b] + bit[c] + bit[d]
+                pile = [a, b, c, d]
+                pile.sort()
+                add(tuple(pile))
+            elif size == 5:
+                n, x = divmod(n, by5[left])
+                a = pop(x % left)
+                x //= left
+                b = pop(x % (left - 1))
+                x //= left - 1
+                c = pop(x % (left - 2))
+                x //= left - 2
+                d = pop(x % (left - 3))
+                e = pop(x // (left - 3))
+                left -= 5
+                mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e]
+                pile = [a, b, c, d, e]
+                pile.sort()
+                add(tuple(pile))
+            elif size == 6:
+                n, x = divmod(n, by6[left])
+                a = pop(x % left)
+                x //= left
+                b = pop(x % (left - 1))
+                x //= left - 1
+                c = pop(x % (left - 2))
+                x //= left - 2
+                d = pop(x % (left - 3))
+                x //= left - 3
+                e = pop(x % (left - 4))
+                f = pop(x // (left - 4))
+                left -= 6
+                mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e] + bit[f]
+                pile = [a, b, c, d, e, f]
+                pile.sort()
+                add(tuple(pile))
+            else:  # seven cards or more: one digit at a time
+                pile = []
+                for _ in range(size):
+                    n, i = divmod(n, left)
+                    left -= 1
+                    a = pop(i)
+                    mask += bit[a]
+                    pile.append(a)
+                pile.sort()
+                add(tuple(pile))
+    except ZeroDivisionError:  # a hand that the rest of the deck cannot fill
+        raise ValueError(f"cannot deal {sum(sizes)} cards from a deck of {total}") from None
     if deck_size != total:
         mask &= (1 << deck_size) - 1  # jokers and blanks count for no set
     if common:

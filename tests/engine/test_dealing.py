@@ -270,3 +270,27 @@ def test_a_seed_sequence_is_the_sha256_of_its_tag_master_and_counter(
     for k in range(1, 6):
         expected = hashlib.sha256(b"blef/seed-sequence/v1" + raw + k.to_bytes(8, "big"))
         assert source() == expected.digest()
+
+
+@given(
+    seeds,
+    st.lists(st.integers(0, 30), min_size=1, max_size=9),
+    st.integers(0, 12),
+    st.sampled_from([(24, 24), (24, 30), (32, 32), (32, 56)]),
+)
+def test_a_deal_larger_than_the_deck_is_refused_and_any_other_is_dealt(
+    seed: bytes, sizes: list[int], common: int, deck: tuple[int, int]
+) -> None:
+    deck_size, total = deck
+    if sum(sizes) + common > total:
+        with pytest.raises(ValueError, match=f"cannot deal {sum(sizes) + common} cards"):
+            deal_round(seed, sizes, common, total, deck_size)
+    else:
+        expected = straightforward_deal(seed, sizes, common, total, deck_size)
+        assert deal_round(seed, sizes, common, total, deck_size) == expected
+
+
+@pytest.mark.parametrize(("sizes", "common"), [([-1, 2], 0), ([3, -2], 0), ([1, 1], -1)])
+def test_a_negative_number_of_cards_is_refused(sizes: list[int], common: int) -> None:
+    with pytest.raises(ValueError, match="cannot hold -"):
+        deal_round(bytes(32), sizes, common)
