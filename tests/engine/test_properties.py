@@ -297,3 +297,33 @@ def test_whose_turn_follows_the_players_still_in_through_checks_timeouts_and_for
             restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
             assert restored._next == game._next
             assert restored.current_player == game.current_player
+
+
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from([24, 32]),
+    st.lists(st.integers(0, 140), min_size=1, max_size=60),
+)
+def test_the_random_agent_draws_exactly_its_documented_uniform_choice(
+    agent_seed: int, deck_size: int, lows: list[int]
+) -> None:
+    # act() is floor(random() * k) above the lowest bet: the same numbers as int(), for
+    # every draw, so that games between random agents replay as they always did.
+    from engine.observation import Observation
+    from engine.rules import Rules
+
+    game = Game(seed_source=seed_sequence(1), rules=Rules(deck_size=deck_size))
+    game.join("ann")
+    game.join("ben")
+    game.start()
+    agent, reference = RandomAgent(agent_seed), random.Random(agent_seed)
+    check = game.rules.check
+    observation = Observation(game, 0)
+    for wanted in lows:
+        low = game.min_bet = min(wanted, check)
+        if low:
+            expected = low + int(reference.random() * (check + 1 - low))
+        else:
+            expected = int(reference.random() * check)
+        assert agent.act(observation) == expected
+        assert low <= expected <= check and (low or expected < check)
