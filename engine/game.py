@@ -195,7 +195,10 @@ class Game:
         if self.status is not _FINISHED:
             return None
         cards = self._cards
-        return self.nicknames[next(seat for seat in range(len(cards)) if cards[seat])]
+        for seat in range(len(cards)):
+            if cards[seat]:
+                return self.nicknames[seat]
+        raise AssertionError("a finished game has a player holding cards")
 
     @property
     def winners(self) -> list[str]:
