@@ -27,11 +27,12 @@ both sides see the same machine load.
     .venv/bin/python benchmarks/engine_bench.py --against /tmp/oldmain --pairs 7 [--seconds 2]
 
 ``--against TREE`` compares this checkout's engine with the engine of another checkout
-(e.g. ``git worktree add /tmp/oldmain f767776``) on whole 4-player games: ``--pairs`` pairs,
-each running :func:`bench_games` once per tree, in a shuffled order, each in a fresh
-interpreter that imports ``engine`` from its tree (``--tree``); the agents, seeds and timing
-loop are this script's for both. It prints each pair's ratio of games per CPU second (this
-tree / the other), their median and spread, and the load before and after.
+(e.g. ``git worktree add /tmp/oldmain f767776``) on whole games of ``--players`` (4 by
+default): ``--pairs`` pairs, each running :func:`bench_games` once per tree, in a shuffled
+order, each in a fresh interpreter that imports ``engine`` from its tree (``--tree``); the
+agents, seeds and timing loop are this script's for both. It prints each pair's ratio of
+games per CPU second (this tree / the other), their median and spread, and the load before
+and after.
 """
 
 from __future__ import annotations
@@ -285,6 +286,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--pairs", type=int, default=7, help="interleaved pairs for --against (default 7)"
     )
+    parser.add_argument(
+        "--players", type=int, default=4, help="table size for --against (default 4)"
+    )
     parser.add_argument("--tree", help="import the engine from this checkout (see --against)")
     parser.add_argument("--games-of", type=int, metavar="PLAYERS", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -293,7 +297,7 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps({**bench_games(args.games_of, args.seconds), "engine": engine_dir}))
         return
     if args.against:
-        print(json.dumps(against(args.against, args.pairs, args.seconds)))
+        print(json.dumps(against(args.against, args.pairs, args.seconds, args.players)))
         return
     if args.interleaved:
         print(json.dumps(interleaved(args.interleaved, args.seconds)))
