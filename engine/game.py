@@ -134,7 +134,8 @@ class Game:
         self._next: list[int] = []
         self._seated: _Seated = ((), (), ())
         """The seated players' nicknames, AI agents and teams as tuples, for each round's
-        record: made at the start and on a rename (the only changes once started)."""
+        record: made at the start, on a rename (the only changes once started) and on a
+        restore."""
 
     # ------------------------------------------------------------------ reading
 
