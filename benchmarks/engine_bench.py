@@ -23,6 +23,16 @@ classic lean loop (the same rules and the same random policy on bare lists and o
 mask: no validation, no records, no seed commitments, no observations), for ``--seconds``
 each; it prints the median of each side's moves per CPU second and their ratio, so that
 both sides see the same machine load.
+
+    .venv/bin/python benchmarks/engine_bench.py --against /tmp/oldmain --pairs 7 [--seconds 2]
+
+``--against TREE`` compares this checkout's engine with the engine of another checkout
+(e.g. ``git worktree add /tmp/oldmain f767776``) on whole games of ``--players`` (4 by
+default): ``--pairs`` pairs, each running :func:`bench_games` once per tree, in a shuffled
+order, each in a fresh interpreter that imports ``engine`` from its tree (``--tree``); the
+agents, seeds and timing loop are this script's for both. It prints each pair's ratio of
+games per CPU second (this tree / the other), their median and spread, and the load before
+and after.
 """
 
 from __future__ import annotations
@@ -33,13 +43,16 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+# ``--tree PATH`` (used by ``--against``) imports the engine from another checkout.
+_TREE = sys.argv[sys.argv.index("--tree") + 1] if "--tree" in sys.argv[:-1] else str(ROOT)
+sys.path.insert(0, _TREE)
 
 from conditions import conditions  # noqa: E402 (benchmarks/, the script's own folder)
 
@@ -175,6 +188,51 @@ def interleaved(rounds: int, seconds: float, n_players: int = 4) -> dict[str, An
     }
 
 
+def _games_in_tree(tree: str, n_players: int, seconds: float) -> dict[str, Any]:
+    """:func:`bench_games` in a fresh interpreter whose ``engine`` is ``tree``'s."""
+    command = [sys.executable, __file__, "--tree", tree, "--games-of", str(n_players)]
+    command += ["--seconds", str(seconds)]
+    env = {**os.environ, "PYTHONPATH": tree}
+    output = subprocess.run(command, env=env, check=True, capture_output=True, text=True)
+    result: dict[str, Any] = json.loads(output.stdout.splitlines()[-1])
+    if result.pop("engine") != str(Path(tree, "engine")):  # never compare a tree with itself
+        raise RuntimeError(f"the engine measured for {tree} was not {tree}'s")
+    return result
+
+
+def against(other: str, pairs: int, seconds: float, n_players: int = 4) -> dict[str, Any]:
+    """This tree's whole-game rate as a ratio to ``other``'s, over interleaved pairs."""
+    trees = {"this": str(ROOT), "other": str(Path(other).resolve())}
+    order_rng = random.Random(0)
+    load_before = os.getloadavg()
+    ratios: list[float] = []
+    rates: dict[str, list[float]] = {name: [] for name in trees}
+    shares: list[float] = []
+    for _ in range(pairs):
+        order = list(trees)
+        order_rng.shuffle(order)
+        pair: dict[str, float] = {}
+        for name in order:
+            result = _games_in_tree(trees[name], n_players, seconds)
+            pair[name] = result["games_per_s"]
+            rates[name].append(result["games_per_s"])
+            shares.append(result["core_share"])
+        ratios.append(pair["this"] / pair["other"])
+    return {
+        "benchmark": "engine_against",
+        "other_tree": trees["other"],
+        "players": n_players,
+        "pairs": pairs,
+        "seconds_per_run": seconds,
+        "ratio_median": round(statistics.median(ratios), 3),
+        "ratio_min_max": [round(min(ratios), 3), round(max(ratios), 3)],
+        "ratios": [round(r, 3) for r in ratios],
+        "median_games_per_cpu_s": {k: round(statistics.median(v)) for k, v in rates.items()},
+        "core_share_min_max": [round(min(shares), 2), round(max(shares), 2)],
+        **conditions(load_before),
+    }
+
+
 def check_table() -> list[tuple[int, int]]:
     """Varied (action, mask) pairs: pools of 2..24 random cards, bets across the table."""
     rng = random.Random(2024)
@@ -220,7 +278,27 @@ def main(argv: list[str] | None = None) -> None:
         metavar="ROUNDS",
         help="measure the engine as a ratio to the lean loop, over ROUNDS interleaved rounds",
     )
+    parser.add_argument(
+        "--against",
+        metavar="TREE",
+        help="compare whole 4-player games with the engine of another checkout, in pairs",
+    )
+    parser.add_argument(
+        "--pairs", type=int, default=7, help="interleaved pairs for --against (default 7)"
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, help="table size for --against (default 4)"
+    )
+    parser.add_argument("--tree", help="import the engine from this checkout (see --against)")
+    parser.add_argument("--games-of", type=int, metavar="PLAYERS", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.games_of:
+        engine_dir = str(Path(play_game.__code__.co_filename).resolve().parent)
+        print(json.dumps({**bench_games(args.games_of, args.seconds), "engine": engine_dir}))
+        return
+    if args.against:
+        print(json.dumps(against(args.against, args.pairs, args.seconds, args.players)))
+        return
     if args.interleaved:
         print(json.dumps(interleaved(args.interleaved, args.seconds)))
         return

@@ -41,6 +41,7 @@ import hashlib
 import secrets
 import struct
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import cache
 from typing import Final
 
 from engine.facts import DECK, N_CARDS, Card
@@ -84,10 +85,26 @@ def deal_indices(seed: bytes, count: int) -> list[int]:
     return _ordering(_DEAL_TAG, seed, N_CARDS, count)
 
 
-_sha256 = hashlib.sha256
 _sha512 = hashlib.sha512
 _from_bytes = int.from_bytes
 _BIT: Final = tuple(1 << i for i in range(64))
+_DEAL_HASH: Final = hashlib.sha256(_DEAL_TAG)  # copied per deal: cheaper than hashing the tag
+_UNROLLED: Final = 6  # hands of up to this many cards read their digits with one divmod
+
+
+@cache
+def _falling_products(total: int) -> tuple[tuple[int, ...], ...]:
+    """``[size][left]``: ``left * (left - 1) * ... * (left - size + 1)`` (0 when ``size >
+    left``), for ``size`` 0 to :data:`_UNROLLED` and ``left`` 0 to ``total``: the number
+    a hand of ``size`` cards divides the seed's number by when ``left`` cards remain."""
+    rows = [(1,) * (total + 1)]
+    for size in range(1, _UNROLLED + 1):
+        above = rows[-1]
+        rows.append(tuple(above[left] * max(left - size + 1, 0) for left in range(total + 1)))
+    return tuple(rows)
+
+
+_CLASSIC_PRODUCTS: Final = _falling_products(N_CARDS)  # 7 x 25 numbers
 
 
 def deal_round(
@@ -105,10 +122,16 @@ def deal_round(
     implementation of the algorithm; :func:`deal_hands`, :func:`deal` and the game call it.
 
     It is the loop of the module's docstring, made cheaper without changing a card
-    (tests/engine/test_dealing.py holds it equal to that loop): a hand of two or three
-    cards reads its digits with one ``divmod`` by ``left * (left - 1) [* (left - 2)]``
-    (the same digits: ``x % left``, then ``x // left % (left - 1)``, ...) and is sorted by
-    comparisons; the remaining indices stay in increasing order as cards are taken out.
+    (tests/engine/test_dealing.py holds it equal to that loop): a hand of ``k`` cards, up to
+    six, takes its ``k`` digits at once as ``x`` with one ``divmod`` by ``left * (left - 1) *
+    ... * (left - k + 1)`` (a small number), then reads them from ``x`` (the same digits:
+    ``x % left``, then ``x // left % (left - 1)``, ...), one line per card; the remaining
+    indices stay in increasing order as cards are taken out; the mask adds the cards' bits
+    (they differ, so adding is or-ing them, and adding small numbers is cheaper).
+
+    A negative size is refused, and so is a deal larger than the deck: the hand that does
+    not fit divides by zero (its product, or ``left``, is 0), which is caught, not counted
+    beforehand.
     """
     if common:
         sizes: Sequence[int] = [*hand_sizes, common]
@@ -116,64 +139,116 @@ def deal_round(
         sizes = hand_sizes  # only read
     else:
         sizes = list(hand_sizes)
-    dealt = sum(sizes)
-    if not 0 <= dealt <= total or common < 0:
-        raise ValueError(f"cannot deal {dealt} cards from a deck of {total}")
     if total == N_CARDS:
-        n = _from_bytes(_sha256(_DEAL_TAG + seed).digest(), "big")
+        digest = _DEAL_HASH.copy()
+        digest.update(seed)
+        n = _from_bytes(digest.digest(), "big")
         remaining = list(_DECK_INDICES)
+        products = _CLASSIC_PRODUCTS
+        bit = _BIT
     else:
         n = _from_bytes(_sha512(_DEAL_TAG_V2 + seed).digest(), "big")
         remaining = list(range(total))
+        products = _falling_products(total)
+        bit = _BIT if total <= len(_BIT) else tuple(1 << i for i in range(total))
     pop = remaining.pop
-    bit = _BIT if total <= len(_BIT) else tuple(1 << i for i in range(total))
+    _, _, by2, by3, by4, by5, by6 = products
     left = total
     mask = 0
     piles: list[tuple[int, ...]] = []
     add = piles.append
-    for size in sizes:
-        if size == 1:
-            n, i = divmod(n, left)
-            left -= 1
-            a = pop(i)
-            mask |= bit[a]
-            add((a,))
-        elif size == 2:
-            n, x = divmod(n, left * (left - 1))
-            a = pop(x % left)
-            b = pop(x // left)
-            left -= 2
-            mask |= bit[a] | bit[b]
-            add((a, b) if a < b else (b, a))
-        elif size == 3:
-            n, x = divmod(n, left * (left - 1) * (left - 2))
-            x, i = divmod(x, left)
-            a = pop(i)
-            x, i = divmod(x, left - 1)
-            b = pop(i)
-            c = pop(x)
-            left -= 3
-            mask |= bit[a] | bit[b] | bit[c]
-            if a > b:
-                a, b = b, a
-            if b > c:
-                b, c = c, b
-                if a > b:
-                    a, b = b, a
-            add((a, b, c))
-        elif size:
-            pile: list[int] = []
-            append = pile.append
-            for _ in range(size):
-                n, i = divmod(n, left)
-                left -= 1
-                a = pop(i)
-                mask |= bit[a]
-                append(a)
-            pile.sort()
-            add(tuple(pile))
-        else:
-            add(())  # a player who is out
+    try:
+        for size in sizes:
+            if size < 4:
+                if size == 1:
+                    n, i = divmod(n, left)
+                    a = pop(i)
+                    left -= 1
+                    mask += bit[a]
+                    add((a,))
+                elif size == 2:
+                    n, x = divmod(n, by2[left])
+                    a = pop(x % left)
+                    b = pop(x // left)
+                    left -= 2
+                    mask += bit[a] + bit[b]
+                    add((a, b) if a < b else (b, a))
+                elif size == 3:
+                    n, x = divmod(n, by3[left])
+                    a = pop(x % left)
+                    x //= left
+                    b = pop(x % (left - 1))
+                    c = pop(x // (left - 1))
+                    left -= 3
+                    mask += bit[a] + bit[b] + bit[c]
+                    if a > b:
+                        a, b = b, a
+                    if b > c:
+                        b, c = c, b
+                        if a > b:
+                            a, b = b, a
+                    add((a, b, c))
+                else:
+                    if size:
+                        raise ValueError(f"a hand cannot hold {size} cards")
+                    add(())  # a player who is out
+            elif size == 4:
+                n, x = divmod(n, by4[left])
+                a = pop(x % left)
+                x //= left
+                b = pop(x % (left - 1))
+                x //= left - 1
+                c = pop(x % (left - 2))
+                d = pop(x // (left - 2))
+                left -= 4
+                mask += bit[a] + bit[b] + bit[c] + bit[d]
+                pile = [a, b, c, d]
+                pile.sort()
+                add(tuple(pile))
+            elif size == 5:
+                n, x = divmod(n, by5[left])
+                a = pop(x % left)
+                x //= left
+                b = pop(x % (left - 1))
+                x //= left - 1
+                c = pop(x % (left - 2))
+                x //= left - 2
+                d = pop(x % (left - 3))
+                e = pop(x // (left - 3))
+                left -= 5
+                mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e]
+                pile = [a, b, c, d, e]
+                pile.sort()
+                add(tuple(pile))
+            elif size == 6:
+                n, x = divmod(n, by6[left])
+                a = pop(x % left)
+                x //= left
+                b = pop(x % (left - 1))
+                x //= left - 1
+                c = pop(x % (left - 2))
+                x //= left - 2
+                d = pop(x % (left - 3))
+                x //= left - 3
+                e = pop(x % (left - 4))
+                f = pop(x // (left - 4))
+                left -= 6
+                mask += bit[a] + bit[b] + bit[c] + bit[d] + bit[e] + bit[f]
+                pile = [a, b, c, d, e, f]
+                pile.sort()
+                add(tuple(pile))
+            else:  # seven cards or more: one digit at a time
+                pile = []
+                for _ in range(size):
+                    n, i = divmod(n, left)
+                    left -= 1
+                    a = pop(i)
+                    mask += bit[a]
+                    pile.append(a)
+                pile.sort()
+                add(tuple(pile))
+    except ZeroDivisionError:  # a hand that the rest of the deck cannot fill
+        raise ValueError(f"cannot deal {sum(sizes)} cards from a deck of {total}") from None
     if deck_size != total:
         mask &= (1 << deck_size) - 1  # jokers and blanks count for no set
     if common:
@@ -244,14 +319,16 @@ def seed_sequence(master: bytes | int | str) -> SeedSource:
         master = master.to_bytes(32, "big", signed=False)
     elif isinstance(master, str):
         master = master.encode()
-    base = _SEQUENCE_TAG + master
+    hashed_base = hashlib.sha256(_SEQUENCE_TAG + master)  # copied per seed: cheaper
     counter = 0
-    sha256, pack = hashlib.sha256, _COUNTER.pack
+    pack = _COUNTER.pack
 
     def next_seed() -> bytes:
         nonlocal counter
         counter += 1
-        return sha256(base + pack(counter)).digest()
+        digest = hashed_base.copy()
+        digest.update(pack(counter))
+        return digest.digest()
 
     return next_seed
 

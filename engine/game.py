@@ -51,8 +51,13 @@ __all__ = ["Game", "Move", "PlayerRow", "RoundRecord", "Status"]
 
 
 _NO_HANDS: Final[list[tuple[int, ...]]] = []
+# The statuses as module constants: reading a member through its enum class costs a
+# lookup on the enum type, at every start, join and round.
+_NOT_STARTED: Final = Status.NOT_STARTED
 _RUNNING: Final = Status.RUNNING
+_FINISHED: Final = Status.FINISHED
 _new_record: Final = tuple.__new__
+_Seated = tuple[tuple[str, ...], tuple[str | None, ...], tuple[int | None, ...]]
 
 
 class Game:
@@ -72,6 +77,7 @@ class Game:
         "_mask",
         "_n_active",
         "_next",
+        "_seated",
         "_seed",
         "_seed_source",
         "_table",
@@ -102,7 +108,7 @@ class Game:
         """Each player's team (None: on their own), in list order."""
         self._common: tuple[int, ...] = ()
         self._teams_play = False
-        self.status = Status.NOT_STARTED
+        self.status = _NOT_STARTED
         self.admin: str | None = None
         self.public = False
         self.max_cards = 0
@@ -126,6 +132,10 @@ class Game:
         game, means only a check is left). A plain field, as :attr:`current_seat`."""
         self._n_active = 0
         self._next: list[int] = []
+        self._seated: _Seated = ((), (), ())
+        """The seated players' nicknames, AI agents and teams as tuples, for each round's
+        record: made at the start, on a rename (the only changes once started) and on a
+        restore."""
 
     # ------------------------------------------------------------------ reading
 
@@ -177,21 +187,25 @@ class Game:
     @property
     def revealed_seed(self) -> bytes | None:
         """The current round's seed, once the game is over and it may be shown."""
-        return self._seed if self.status is Status.FINISHED else None
+        return self._seed if self.status is _FINISHED else None
 
     @property
     def winner(self) -> str | None:
         """The first player still holding cards once the game is over (with teams, one of
         the winning team: see :attr:`winners`)."""
-        if self.status is not Status.FINISHED:
+        if self.status is not _FINISHED:
             return None
-        return next(n for n, c in zip(self.nicknames, self._cards, strict=True) if c)
+        cards = self._cards
+        for seat in range(len(cards)):
+            if cards[seat]:
+                return self.nicknames[seat]
+        raise AssertionError("a finished game has a player holding cards")
 
     @property
     def winners(self) -> list[str]:
         """Everyone still holding cards once the game is over: the last player, or the
         last team standing."""
-        if self.status is not Status.FINISHED:
+        if self.status is not _FINISHED:
             return []
         return [n for n, c in zip(self.nicknames, self._cards, strict=True) if c]
 
@@ -262,7 +276,7 @@ class Game:
     def legal_actions(self) -> list[int]:
         """The actions the current player may take: every bet above the last one, and a
         check once there is a bet. Empty when nobody is to move."""
-        if self.status is not Status.RUNNING:
+        if self.status is not _RUNNING:
             return []
         actions = list(range(self.min_bet, self._check))
         if self.min_bet:
@@ -271,14 +285,14 @@ class Game:
 
     def check_running(self) -> None:
         """Refuse a move unless the game is running: not started yet, or finished."""
-        if self.status is Status.NOT_STARTED:
+        if self.status is _NOT_STARTED:
             raise errors.GameNotStarted
-        if self.status is Status.FINISHED:
+        if self.status is _FINISHED:
             raise errors.GameFinished
 
     def is_legal(self, action_id: int) -> bool:
         """Whether :meth:`apply` would accept ``action_id`` now (False for a non-int)."""
-        if self.status is not Status.RUNNING or type(action_id) is not int:
+        if self.status is not _RUNNING or type(action_id) is not int:
             return False
         if action_id == self._check:
             return self.min_bet > 0
@@ -288,7 +302,7 @@ class Game:
 
     def check_seat_free(self) -> None:
         """Refuse as joining would, for the game alone: it has started, or it is full."""
-        if self.status is not Status.NOT_STARTED:
+        if self.status is not _NOT_STARTED:
             raise errors.GameAlreadyStarted
         if len(self.nicknames) >= MAX_PLAYERS:
             raise errors.RoomFull
@@ -305,8 +319,9 @@ class Game:
         if not isinstance(nickname, str) or not pattern.fullmatch(nickname):
             raise errors.InvalidNickname
         folded = nickname.casefold()
-        if any(n.casefold() == folded for n in self.nicknames):
-            raise errors.NicknameTaken
+        for taken in self.nicknames:
+            if taken.casefold() == folded:
+                raise errors.NicknameTaken
         self.nicknames.append(nickname)
         self.ai_agents.append(ai_agent)
         self.teams.append(team)
@@ -334,7 +349,7 @@ class Game:
 
     def set_public(self, public: bool, by: str | None = None) -> bool:
         """Make the game listed (or not) before it starts. Returns whether it changed."""
-        if self.status is not Status.NOT_STARTED:
+        if self.status is not _NOT_STARTED:
             raise errors.GameAlreadyStarted("Cannot make the change - game already started")
         self._check_admin(by)
         changed = self.public != public
@@ -342,9 +357,9 @@ class Game:
         return changed
 
     def _check_lobby(self, running_message: str | None = None) -> None:
-        if self.status is Status.RUNNING:
+        if self.status is _RUNNING:
             raise errors.GameAlreadyStarted(running_message)
-        if self.status is Status.FINISHED:
+        if self.status is _FINISHED:
             raise errors.GameFinished
 
     def _human(self, nickname: str) -> int:
@@ -483,7 +498,7 @@ class Game:
         )
 
     def _maybe_start(self) -> None:
-        if self.auto_start and self.status is Status.NOT_STARTED and self.everyone_ready:
+        if self.auto_start and self.status is _NOT_STARTED and self.everyone_ready:
             self.start()
 
     def rename(self, nickname: str, new: str) -> None:
@@ -496,6 +511,7 @@ class Game:
         ):
             raise errors.InvalidNickname
         self.nicknames[seat] = new
+        self._seat_players()
         if self.admin == nickname:
             self.admin = new
         self.ready = [new if n == nickname else n for n in self.ready]
@@ -506,13 +522,14 @@ class Game:
         ``by`` is the nickname of whoever asks; only the admin may start. None skips the
         check (for bots and tests that own the whole game).
         """
-        if self.status is not Status.NOT_STARTED:
+        if self.status is not _NOT_STARTED:
             raise errors.GameAlreadyStarted
         self._check_admin(by)
         n = len(self.nicknames)
         if n < MIN_PLAYERS:
             raise errors.TooFewPlayers
-        if self.n_sides < 2:
+        teams_play = self.teams.count(None) < n  # someone is in a team
+        if teams_play and self.n_sides < 2:  # (without teams, every player is a side)
             raise errors.OneTeam
         rules = self.rules
         top = rules.max_cards_for(n)
@@ -520,22 +537,21 @@ class Game:
             raise errors.InvalidRules(f"These rules leave no card to deal to {n} players")
         starting = rules.starting_cards(self.nicknames, top, 0)  # refuses before any change
         seed = self._seed_source()
-        if any(team is not None for team in self.teams):
-            order = team_seating(seed, self.teams)
-        else:
-            order = seating_order(seed, n)
+        order = team_seating(seed, self.teams) if teams_play else seating_order(seed, n)
         self.nicknames = [self.nicknames[i] for i in order]
         self.ai_agents = [self.ai_agents[i] for i in order]
         self.teams = [self.teams[i] for i in order]
-        starting = rules.starting_cards(self.nicknames, top, initial_cards_draw(seed))
+        if rules.initial_cards is not None:  # (one card each otherwise, whatever the order)
+            starting = rules.starting_cards(self.nicknames, top, initial_cards_draw(seed))
         self._cards = starting
         self._n_active = n
-        self._next = [(seat + 1) % n for seat in range(n)]
-        self._teams_play = any(team is not None for team in self.teams)
+        self._next = [*range(1, n), 0]  # the seat after each seat
+        self._teams_play = teams_play
+        self._seat_players()
         self.max_cards = top
         self.ready = []
         self.public = False
-        self.status = Status.RUNNING
+        self.status = _RUNNING
         self.round_number = 0
         self._begin_round(0, seed)
 
@@ -554,9 +570,21 @@ class Game:
         self.min_bet = 0
         self.current_seat = first_seat
 
+    def _seat_players(self) -> None:
+        self._seated = (tuple(self.nicknames), tuple(self.ai_agents), tuple(self.teams))
+
     def _rebuild_next(self) -> None:
         cards = self._cards
         self._next = [next_in_play(cards, seat) for seat in range(len(cards))]
+
+    def _skip_seat(self, out: int) -> None:
+        """``out`` has just left play: every seat whose next was ``out`` now passes to the
+        seat after ``out`` (what :meth:`_rebuild_next` would find, without its search)."""
+        following = self._next
+        after = following[out]
+        for seat, then in enumerate(following):
+            if then == out:
+                following[seat] = after
 
     # ------------------------------------------------------------------ playing
 
@@ -567,10 +595,10 @@ class Game:
         for whoever's turn it is. A bet returns None; a check resolves the round and returns
         its :class:`RoundRecord` (the next round, if any, is already dealt).
         """
-        if self.status is not _RUNNING:
-            self.check_running()
         current = self.current_seat
-        assert current is not None
+        if current is None:  # nobody is to move: the game is not running
+            self.check_running()
+            raise AssertionError("a running game always has a player to move")
         if by is not None and by != self.nicknames[current]:
             if by not in self.nicknames:
                 raise errors.UnknownPlayer
@@ -582,22 +610,19 @@ class Game:
             self.min_bet = action_id + 1
             self.current_seat = self._next[current]
             return None
-        if type(action_id) is not int or not 0 <= action_id <= check:
-            raise errors.InvalidAction(f"Action ID must be an integer between 0 and {check}")
-        if action_id < check or not min_bet:  # a bet too low, or a check before any bet
-            raise errors.IllegalAction
-        return self._resolve_check(current)
-
-    def _resolve_check(self, checker: int) -> RoundRecord:
-        bettor, bet = self._history[-1]
-        table = self._table
+        if type(action_id) is not int or action_id != check or not min_bet:
+            if type(action_id) is not int or not 0 <= action_id <= check:
+                raise errors.InvalidAction(f"Action ID must be an integer between 0 and {check}")
+            raise errors.IllegalAction  # a bet too low, or a check before any bet
+        # A check: the round ends, lost by the checker if the bet set is there.
+        history = self._history
+        bettor, bet = history[-1]
         if self.rules.jokers:
-            found = table.exists_with(bet, self._mask, self.usable_jokers(bettor))
+            found = self._table.exists_with(bet, self._mask, self.usable_jokers(bettor))
         else:
-            found = table.predicates[bet](self._mask)
-        loser = checker if found else bettor
-        self._history.append((checker, self._check))
-        return self._lose_round(loser)
+            found = self._table.predicates[bet](self._mask)
+        history.append((current, check))
+        return self._end_round(current if found else bettor)
 
     def usable_jokers(self, bettor: int) -> int:
         """The jokers a bet by ``bettor`` may count: those in their own hand and among the
@@ -622,44 +647,46 @@ class Game:
             self.check_running()
         current = self.current_seat
         assert current is not None
-        return self._lose_round(current)
+        return self._end_round(current)
 
-    def _lose_round(self, loser: int) -> RoundRecord:
-        """``loser`` takes one more card (or is out past the maximum); the round ends."""
+    def _end_round(self, loser: int, forfeit: bool = False) -> RoundRecord:
+        """The round ends, lost by ``loser``: one more card for them, or out past the
+        maximum (out at once when they ``forfeit``). Closes the history with their 89 event,
+        then finishes the game or deals the next round, begun by the loser (after a
+        forfeit, by the player whose turn it was), or the next in play if they are out."""
         cards = self._cards
         cards_before = tuple(cards)
-        cards[loser] += 1
-        eliminated = cards[loser] > self.max_cards
-        if eliminated:
+        first = loser
+        if forfeit:
+            current = self.current_seat
+            assert current is not None
+            first = current
             cards[loser] = 0
-        first = loser if not eliminated else self._next[loser]
-        return self._end_round(loser, cards_before, eliminated, first)
-
-    def _end_round(
-        self, loser: int, cards_before: tuple[int, ...], eliminated: bool, first: int
-    ) -> RoundRecord:
-        """Close the round with the loser's 89 event (their card count already updated),
-        then finish the game or deal the next round, begun by ``first`` (a seat that the
-        next-player table of the round just ended holds; re-resolved if it is now out)."""
+        else:
+            held = cards[loser] + 1
+            cards[loser] = 0 if held > self.max_cards else held
         self._history.append((loser, self._check + 1))
         seed = self._seed
         assert seed is not None
         self.current_seat = None
+        ended = False  # (the game goes on unless someone has just left play)
+        eliminated = not cards[loser]
         if eliminated:
             self._n_active -= 1
-            self._rebuild_next()
-        ended = self._n_active == 1 or (
-            eliminated and self._teams_play and sides_left(self.teams, self._cards) == 1
-        )
+            self._skip_seat(loser)
+            ended = self._n_active == 1 or (
+                self._teams_play and sides_left(self.teams, self._cards) == 1
+            )
         # tuple.__new__ skips the named tuple's own __new__ (a Python function): the same
         # record, made once per round.
+        nicknames, ai_agents, teams = self._seated
         record = _new_record(
             RoundRecord,
             (
                 self.round_number,
-                tuple(self.nicknames),
+                nicknames,
                 cards_before,
-                tuple(self.ai_agents),
+                ai_agents,
                 self._hands,
                 self._history,
                 seed,
@@ -668,21 +695,21 @@ class Game:
                 ended,
                 self._common,
                 self.rules,
-                tuple(self.teams),
+                teams,
             ),
         )
         if ended:
             # The final round stays as it ended: every hand shown, no new deal.
-            self.status = Status.FINISHED
+            self.status = _FINISHED
         else:
-            if not self._cards[first]:
-                first = next_in_play(self._cards, first)
+            if not cards[first]:
+                first = self._next[first]
             self._begin_round(first, self._seed_source())
         return record
 
     def resign(self, nickname: str) -> RoundRecord:
         """``nickname`` leaves a running game: out at once, as in :meth:`forfeit`."""
-        if self.status is Status.RUNNING and not self._cards[self.seat_of(nickname)]:
+        if self.status is _RUNNING and not self._cards[self.seat_of(nickname)]:
             raise errors.AlreadyOut
         return self.forfeit(nickname)
 
@@ -700,11 +727,7 @@ class Game:
         cards = self._cards
         if not cards[seat]:
             raise errors.UnknownPlayer(f"{nickname!r} is already out of the game")
-        current = self.current_seat
-        assert current is not None
-        cards_before = tuple(cards)
-        cards[seat] = 0
-        return self._end_round(seat, cards_before, True, current)
+        return self._end_round(seat, forfeit=True)
 
     # ------------------------------------------------------------------ views and storage
 
@@ -741,16 +764,17 @@ class Game:
         game.ready, game.auto_start = list(parts.ready), parts.auto_start
         game.teams = list(parts.teams)
         game._cards = list(parts.cards)
-        if parts.status is Status.NOT_STARTED:
+        if parts.status is _NOT_STARTED:
             return game
         game._seed, game._hands, game._mask = parts.seed, list(parts.hands), parts.mask
         game._common = parts.common
         game._history = list(parts.history)
         game._n_active = sum(1 for c in game._cards if c)
         game._teams_play = any(team is not None for team in game.teams)
+        game._seat_players()
         if game._n_active:
             game._rebuild_next()
-        if parts.status is Status.RUNNING:
+        if parts.status is _RUNNING:
             game.current_seat = parts.current
             game.min_bet = game._history[-1][1] + 1 if game._history else 0
         return game

@@ -104,6 +104,9 @@ class Rules:
     is_classic: bool = field(init=False, repr=False, compare=False)
     """Whether the cards are the classic game's (the maximum and the start aside): 24 cards,
     no joker, no blank, no common card."""
+    _tops: dict[int, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """:meth:`max_cards_for` by number of players, as it is first asked (games start often;
+    the rules cannot change)."""
 
     def __post_init__(self) -> None:
         for name in _INT_RULES:
@@ -216,6 +219,12 @@ class Rules:
         is not mostly jokers. A preference (``max_cards``) lowers it, never raises it. 0
         means no game can be dealt with these rules and players (start refuses it).
         """
+        top = self._tops.get(n_players)
+        if top is None:
+            top = self._tops[n_players] = self._max_cards_for(n_players)
+        return top
+
+    def _max_cards_for(self, n_players: int) -> int:
         if not MIN_PLAYERS <= n_players <= MAX_PLAYERS:
             raise ValueError(f"a game has {MIN_PLAYERS}..{MAX_PLAYERS} players, not {n_players}")
         total = self.total_cards

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import floor
 
 from engine.agents.base import Agent
 from engine.observation import Observation
@@ -23,10 +24,11 @@ class RandomAgent(Agent):
 
     def act(self, obs: Observation) -> int:
         low = obs.min_bet
-        check = obs.check
+        draw = self._random  # (read as an attribute, then called: cheaper than a method call)
         # Uniform over [low, check] (88 in the classic game, 140 with 32 cards); no check
         # before the first bet. (floor(random() * k) is uniform to within 2**-53, and much
-        # cheaper than randrange.)
+        # cheaper than randrange; math.floor is cheaper than int() and, on these numbers of
+        # 0 or more, the same.)
         if low:
-            return low + int(self._random() * (check + 1 - low))
-        return int(self._random() * check)
+            return low + floor(draw() * (obs.check + 1 - low))
+        return floor(draw() * obs.check)

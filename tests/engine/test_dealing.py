@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import Counter
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 
 from engine.dealing import (
     SEED_BYTES,
+    _falling_products,
     commitment,
     deal,
     deal_hands,
@@ -215,3 +217,80 @@ def test_the_fast_classic_deal_equals_the_straightforward_one(
     seed: bytes, sizes: list[int]
 ) -> None:
     assert deal_round(seed, sizes) == straightforward_deal(seed, sizes, 0, 24, 24)
+
+
+def test_the_fast_deal_equals_the_straightforward_one_on_the_deals_of_recorded_games() -> None:
+    # The deals a benchmark of 4-player games makes (hands of 0 to 6 cards in every order),
+    # and those of 2- and 8-player games: every one bit for bit the documented loop's.
+    from engine.agents import RandomAgent
+    from engine.play import play_game
+
+    for n in (2, 4, 8):
+        agents = {f"p{i}": RandomAgent(i) for i in range(n)}
+        for game_seed in range(60):
+            for record in play_game(agents, seed=game_seed).rounds:
+                sizes = list(record.n_cards)
+                expected = straightforward_deal(record.seed, sizes, 0, 24, 24)
+                assert deal_round(record.seed, sizes) == expected
+                assert record.hand_indices == expected[0]
+
+
+@given(seeds, st.lists(st.integers(0, 6), min_size=1, max_size=8), st.integers(24, 56))
+def test_hands_of_up_to_six_cards_in_any_order_deal_as_the_documented_loop(
+    seed: bytes, sizes: list[int], total: int
+) -> None:
+    while sum(sizes) > total:
+        sizes[sizes.index(max(sizes))] -= 1
+    deck_size = 24 if total < 32 else 32
+    got = deal_round(seed, sizes, 0, total, deck_size)
+    assert got == straightforward_deal(seed, sizes, 0, total, deck_size)
+
+
+@given(st.integers(1, 56))
+def test_the_products_a_hand_divides_by_are_the_falling_factorials(total: int) -> None:
+    products = _falling_products(total)
+    for size, row in enumerate(products):
+        assert len(row) == total + 1
+        for left, product in enumerate(row):
+            expected = math.prod(range(left - size + 1, left + 1)) if size <= left else 0
+            assert product == expected
+
+
+@given(st.one_of(st.integers(0, 2**256 - 1), st.text(max_size=20), st.binary(max_size=40)))
+def test_a_seed_sequence_is_the_sha256_of_its_tag_master_and_counter(
+    master: int | str | bytes,
+) -> None:
+    if isinstance(master, int):
+        raw = master.to_bytes(32, "big")
+    elif isinstance(master, str):
+        raw = master.encode()
+    else:
+        raw = master
+    source = seed_sequence(master)
+    for k in range(1, 6):
+        expected = hashlib.sha256(b"blef/seed-sequence/v1" + raw + k.to_bytes(8, "big"))
+        assert source() == expected.digest()
+
+
+@given(
+    seeds,
+    st.lists(st.integers(0, 30), min_size=1, max_size=9),
+    st.integers(0, 12),
+    st.sampled_from([(24, 24), (24, 30), (32, 32), (32, 56)]),
+)
+def test_a_deal_larger_than_the_deck_is_refused_and_any_other_is_dealt(
+    seed: bytes, sizes: list[int], common: int, deck: tuple[int, int]
+) -> None:
+    deck_size, total = deck
+    if sum(sizes) + common > total:
+        with pytest.raises(ValueError, match=f"cannot deal {sum(sizes) + common} cards"):
+            deal_round(seed, sizes, common, total, deck_size)
+    else:
+        expected = straightforward_deal(seed, sizes, common, total, deck_size)
+        assert deal_round(seed, sizes, common, total, deck_size) == expected
+
+
+@pytest.mark.parametrize(("sizes", "common"), [([-1, 2], 0), ([3, -2], 0), ([1, 1], -1)])
+def test_a_negative_number_of_cards_is_refused(sizes: list[int], common: int) -> None:
+    with pytest.raises(ValueError, match="cannot hold -"):
+        deal_round(bytes(32), sizes, common)

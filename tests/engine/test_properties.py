@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from engine.agents import RandomAgent
 from engine.dealing import commitment, replay_seeds, seed_sequence
-from engine.facts import CHECK, LOST_ROUND, max_cards
+from engine.facts import CHECK, LOST_ROUND, max_cards, next_in_play
 from engine.game import Game, RoundRecord, Status
 from engine.play import play_game
 from engine.views import view_for
@@ -264,3 +264,66 @@ def test_games_of_every_size_keep_every_property_at_every_step() -> None:
         for seed in range(6):
             played = play(n, seed, random.Random(seed), (0.05, 0.3, 0.7)[seed % 3], every_check)
             assert played.game.winner is not None
+
+
+@given(st.integers(2, 8), st.integers(0, 2**32), st.randoms(use_true_random=False))
+def test_whose_turn_follows_the_players_still_in_through_checks_timeouts_and_forfeits(
+    n: int, seed: int, rng: random.Random
+) -> None:
+    # The game keeps its next-seat table by re-pointing the seats whose next player has just
+    # left play; at every step it must be the table searched afresh from the card counts (as
+    # a restored game builds it), so that play and each new round pass to a player still in.
+    game = Game(seed_source=seed_sequence(seed))
+    for name in NAMES[:n]:
+        game.join(name)
+    game.start()
+    steps = 0
+    while game.status is Status.RUNNING:
+        steps += 1
+        assert steps < MAX_STEPS
+        roll = rng.random()
+        if roll < 0.05:
+            still_in = [nick for nick, c in zip(game.nicknames, game.card_counts, strict=True) if c]
+            game.forfeit(rng.choice(still_in))
+        elif roll < 0.15:
+            game.time_out()
+        else:
+            game.apply(choose(game, rng, 0.3))
+        cards = game.card_counts
+        assert game._next == [next_in_play(cards, seat) for seat in range(n)]
+        if game.status is Status.RUNNING:
+            seat = game.current_seat
+            assert seat is not None and cards[seat]
+            restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+            assert restored._next == game._next
+            assert restored.current_player == game.current_player
+
+
+@given(
+    st.integers(0, 2**32),
+    st.sampled_from([24, 32]),
+    st.lists(st.integers(0, 140), min_size=1, max_size=60),
+)
+def test_the_random_agent_draws_exactly_its_documented_uniform_choice(
+    agent_seed: int, deck_size: int, lows: list[int]
+) -> None:
+    # act() is floor(random() * k) above the lowest bet: the same numbers as int(), for
+    # every draw, so that games between random agents replay as they always did.
+    from engine.observation import Observation
+    from engine.rules import Rules
+
+    game = Game(seed_source=seed_sequence(1), rules=Rules(deck_size=deck_size))
+    game.join("ann")
+    game.join("ben")
+    game.start()
+    agent, reference = RandomAgent(agent_seed), random.Random(agent_seed)
+    check = game.rules.check
+    observation = Observation(game, 0)
+    for wanted in lows:
+        low = game.min_bet = min(wanted, check)
+        if low:
+            expected = low + int(reference.random() * (check + 1 - low))
+        else:
+            expected = int(reference.random() * check)
+        assert agent.act(observation) == expected
+        assert low <= expected <= check and (low or expected < check)

@@ -132,6 +132,22 @@ def test_the_classic_maximum_is_the_classic_table() -> None:
     assert [CLASSIC.max_cards_for(n) for n in range(2, 9)] == [11, 8, 6, 4, 4, 3, 3]
 
 
+@settings(max_examples=80, deadline=None)
+@given(rules=rules_strategy, players=st.lists(st.integers(2, 8), min_size=1, max_size=10))
+def test_the_maximum_worked_out_once_is_the_one_worked_out_afresh(
+    rules: Rules, players: list[int]
+) -> None:
+    # max_cards_for remembers each answer per number of players: asking again, in any order,
+    # and asking equal rules made anew give what the rules work out from scratch.
+    for n in players:
+        assert rules.max_cards_for(n) == Rules.from_dict(rules.to_dict()).max_cards_for(n)
+        assert rules.max_cards_for(n) == rules._max_cards_for(n)
+    with pytest.raises(ValueError, match="players"):
+        rules.max_cards_for(9)
+    fresh = Rules.from_dict(rules.to_dict())
+    assert rules == fresh and hash(rules) == hash(fresh)  # what it remembers is not compared
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     rules=rules_strategy,
