@@ -92,9 +92,11 @@ def window(waited: float) -> float:
 
 
 def compatible(a: Waiting, b: Waiting, now: float) -> bool:
-    """Whether ``a`` and ``b`` may sit together now: each within the other's window."""
+    """Whether ``a`` and ``b`` may sit together now: within the window of the one who has
+    waited longer. (Within both windows would starve a long wait: two newcomers who requeue
+    after every game, near each other and far from it, would always be matched first.)"""
     gap = abs(a.mu - b.mu)
-    return gap <= min(window(now - a.queued_at), window(now - b.queued_at))
+    return gap <= max(window(now - a.queued_at), window(now - b.queued_at))
 
 
 def pick_table(queue: list[Waiting], pool: Pool, now: float) -> list[Waiting] | None:

@@ -175,6 +175,28 @@ def test_far_apart_ratings_wait_then_meet_as_the_window_widens(
     assert len(ladder.match()) == 1
 
 
+def test_a_long_wait_is_not_starved_by_newcomers_who_match_each_other(
+    ladder: Ladder, fake: FakeClock
+) -> None:
+    """Someone far from everyone's rating waits until their window covers a newcomer; from
+    then on the newcomers who keep requeueing near each other do not jump ahead of them."""
+    secrets = accounts(ladder, "Ania", "Bolek", "Cezary")
+    ladder.join_queue(secrets["Ania"], TWO)
+    (far,) = ladder.store.waiting(TWO)
+    ladder.store.dequeue(far.account_id)
+    ladder.store.enqueue(far.account_id, TWO, "t", fake.now, model.MU + 20)
+    fake.advance(180)  # Ania's window: 21
+    ladder.join_queue(secrets["Bolek"], TWO)
+    fake.advance(1)
+    ladder.join_queue(secrets["Cezary"], TWO)
+
+    (table,) = ladder.match()
+
+    assert far.account_id in {seat.account_id for seat in table.seats}
+    (left,) = ladder.store.waiting(TWO)
+    assert left.handle == "Cezary"
+
+
 def test_the_many_player_pool_seats_everyone_compatible_up_to_eight(ladder: Ladder) -> None:
     secrets = accounts(ladder, *[f"p{c}" for c in "abcdefghij"])
     for secret in secrets.values():
