@@ -311,7 +311,7 @@ export function Leaderboard({ pool }) {
         <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead>
         <tbody>${board.players.map((p) => html`<tr key=${p.handle} class=${account && p.handle === account.handle ? "me" : ""}>
           <td>${p.rank}</td>
-          <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${p.handle}</a>${account && p.handle === account.handle ? " (you)" : ""}</td>
+          <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${p.handle}</a>${p.bot ? html` <span class="badge bot" title="a program, not a person">bot</span>` : ""}${account && p.handle === account.handle ? " (you)" : ""}</td>
           <td>${rating(p.rating)}${p.provisional ? html` <abbr class="prov" title="provisional: fewer than 10 games">*</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
           <td>${p.games}</td></tr>`)}</tbody>
       </table>
@@ -347,7 +347,7 @@ export function Profile({ handle }) {
   if (!profile) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1><p>Loading…</p></section>`;
   const me = accountOf();
   return html`<section class="panel profile">
-    <h1 id="page-heading" tabindex="-1">${profile.handle}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
+    <h1 id="page-heading" tabindex="-1">${profile.handle}${profile.bot ? html` <span class="badge bot">${profile.level ? "computer player" : "bot"}</span>` : null}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
     <h2>Ratings</h2>
     ${profile.ratings.length ? html`<table class="ratings" id="pool-ratings">
       <caption class="sr-only">Ratings by pool</caption>
