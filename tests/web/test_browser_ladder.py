@@ -14,7 +14,9 @@ from typing import Any
 
 import httpx
 
+from app.ladder.sqlite import LadderSqlite
 from benchmarks.load import Server
+from tests.ladder.test_store_contract_devices import account, rated
 from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -209,3 +211,30 @@ def test_the_lobby_shows_each_computer_levels_rating_from_its_rated_games(
         "computer player"
     ).wait_for()
     assert axe_violations(page) == []
+
+
+def test_the_leaderboard_turns_pages_past_the_first_hundred(server: Server, new_page: Any) -> None:
+    store = LadderSqlite(server.db)
+    try:
+        for i in range(130):  # above everyone else: ordinals 1000 down to 871
+            rated(store, account(store, f"Pager{i:03d}"), 1003.0 - i, 1.0)
+    finally:
+        store.close()
+    page = new_page(390, 844)
+    with_axe(page)
+    page.goto(server.url + "/#/ladder/standard-2")
+    rows = page.locator("#leaderboard tbody tr")
+    rows.nth(99).wait_for()
+    assert rows.count() == 100
+    assert rows.nth(0).inner_text().split()[:2] == ["1", "Pager000"]
+    assert page.locator("#board-previous").count() == 0
+
+    page.get_by_role("button", name="Next 100").click()
+    page.get_by_text("Players 101 to").wait_for()
+    assert rows.nth(0).inner_text().split()[:2] == ["101", "Pager100"]
+    assert rows.nth(29).inner_text().split()[:2] == ["130", "Pager129"]
+    assert axe_violations(page) == []
+
+    page.get_by_role("button", name="Previous 100").click()
+    page.get_by_text("The top 100 players").wait_for()
+    assert rows.nth(99).inner_text().split()[:2] == ["100", "Pager099"]

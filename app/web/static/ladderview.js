@@ -283,20 +283,31 @@ function PoolTabs({ pools, current }) {
     aria-current=${p.name === current ? "page" : null}>${p.title}</a>`)}</nav>`;
 }
 
-/** `#/ladder/<pool>`: the top players of a pool and, when signed in, your rank. */
+/** How many players a leaderboard page shows (the service's most). */
+const BOARD_PAGE = 100;
+
+/** `#/ladder/<pool>`: the top players of a pool, a page at a time, and, when signed in, your rank. */
 export function Leaderboard({ pool }) {
   const [board, setBoard] = useState(null);
   const [error, setError] = useState(null);
   const [pools, setPools] = useState(POOLS);
+  const [offset, setOffset] = useState(0);
   const account = accountOf();
-  const load = () => {
+  const load = (from = offset) => {
     setError(null);
-    api(`/ladder/leaderboard/${encodeURIComponent(pool)}?limit=100`, { token: account ? account.secret : undefined })
+    api(`/ladder/leaderboard/${encodeURIComponent(pool)}?limit=${BOARD_PAGE}&offset=${from}`, { token: account ? account.secret : undefined })
       .then(({ data }) => setBoard(data))
       .catch((e) => setError(e));
   };
+  const turnTo = (from) => {
+    setOffset(from);
+    load(from);
+    const heading = document.getElementById("page-heading");
+    if (heading) heading.focus();
+  };
+  useEffect(() => { setOffset(0); }, [pool]);
   useEffect(() => {
-    load();
+    load(0);
     api("/ladder/pools").then(({ data }) => Array.isArray(data) && data.length && setPools(data)).catch(() => {});
   }, [pool]);
   const title = board ? board.title : poolTitle(pool, pools);
@@ -307,7 +318,7 @@ export function Leaderboard({ pool }) {
     ${error ? html`<p class="problem">${words(error)}</p>` : !board ? html`<p>Loading…</p>` : html`
       <${YourRank} you=${board.you} account=${account} />
       ${board.players.length ? html`<table class="ratings" id="leaderboard">
-        <caption>The top ${board.players.length} player${board.players.length === 1 ? "" : "s"}, by rating</caption>
+        <caption>${board.offset ? `Players ${board.offset + 1} to ${board.offset + board.players.length}` : `The top ${board.players.length} player${board.players.length === 1 ? "" : "s"}`}, by rating</caption>
         <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead>
         <tbody>${board.players.map((p) => html`<tr key=${p.handle} class=${account && p.handle === account.handle ? "me" : ""}>
           <td>${p.rank}</td>
@@ -315,10 +326,14 @@ export function Leaderboard({ pool }) {
           <td>${rating(p.rating)}${p.provisional ? html` <abbr class="prov" title="provisional: fewer than 10 games">*</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
           <td>${p.games}</td></tr>`)}</tbody>
       </table>
+      ${board.offset || board.next_offset ? html`<nav class="row" aria-label="Leaderboard pages">
+        ${board.offset ? html`<button class="small" id="board-previous" onClick=${() => turnTo(Math.max(0, board.offset - BOARD_PAGE))}>Previous ${BOARD_PAGE}</button>` : null}
+        ${board.next_offset ? html`<button class="small" id="board-next" onClick=${() => turnTo(board.next_offset)}>Next ${BOARD_PAGE}</button>` : null}
+      </nav>` : null}
       <p class="muted small">* provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
         A rating starts at 0 and grows as the service grows sure you play well.</p>`
       : html`<p>Nobody has played a rated game in this pool yet. <a href="#/">Be the first</a>.</p>`}`}
-    <p><button class="small" onClick=${load}>Refresh</button> <a class="button small" href="#/">Back to the lobby</a></p>
+    <p><button class="small" onClick=${() => load()}>Refresh</button> <a class="button small" href="#/">Back to the lobby</a></p>
   </section>`;
 }
 
