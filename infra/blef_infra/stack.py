@@ -80,6 +80,12 @@ class BlefStack(Stack):
         for function in (self.api.function, self.clock.fire, self.clock.sweeper):
             self.ladder.grant_use(function)
         self.api.function.add_environment("BLEF_CLOCK_QUEUE_URL", self.clock.queue.queue_url)
+        # Passkeys are bound to the origin people open the browser client at: the API's own
+        # (it serves the client at its root), never one read from a request.
+        self.api.function.add_environment(
+            "BLEF_PUBLIC_ORIGIN",
+            f"https://{self.api.http_api.api_id}.execute-api.{self.region}.{self.url_suffix}",
+        )
         self.clock.queue.grant_send_messages(self.api.function)
         self.clock.queue.grant_send_messages(self.clock.sweeper)
 

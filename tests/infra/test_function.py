@@ -13,6 +13,7 @@ import pytest
 from deployment import build_lambda_asset
 from tests.infra.helpers import (
     api_function,
+    api_of_protocol,
     as_list,
     ladder_table,
     logical_id,
@@ -71,6 +72,19 @@ def test_the_app_is_told_to_use_dynamodb_and_this_stacks_table(
         "BLEF_AI_THINK_SECONDS": "1.0",
         "BLEF_LADDER_TABLE_NAME": {"Ref": ladder_table(templates[env])[0]},
         "BLEF_CLOCK_QUEUE_URL": {"Ref": logical_id_with_prefix(templates[env], "ClockQueue")},
+        "BLEF_PUBLIC_ORIGIN": {
+            "Fn::Join": [
+                "",
+                [
+                    "https://",
+                    {"Ref": api_of_protocol(templates[env], "HTTP")[0]},
+                    ".execute-api.",
+                    {"Ref": "AWS::Region"},
+                    ".",
+                    {"Ref": "AWS::URLSuffix"},
+                ],
+            ]
+        },
         "LOG_LEVEL": "INFO",
         **metrics_environment(env),
     }
