@@ -86,7 +86,7 @@ def test_a_passkey_added_on_one_device_signs_in_on_another_with_the_same_account
     phone.get_by_role("heading", name="Signed in as alice").wait_for()
     secret = phone.evaluate("JSON.parse(localStorage.getItem('blef:account')).secret")
     phone.get_by_role("button", name="Add a passkey to this account").click()
-    phone.get_by_text("Passkey added.").wait_for()
+    phone.locator("#passkey-status", has_text="Passkey added.").wait_for()
     phone.get_by_text("This account has 1 passkey").wait_for()
     assert axe_violations(phone) == []
     (credential,) = phone_cdp.send("WebAuthn.getCredentials", {"authenticatorId": phone_key})[

@@ -261,7 +261,7 @@ export function ipHost(host) {
 }
 
 /** Whether this browser can make and use passkeys here (WebAuthn, its JSON helpers, a secure
- * context: https, or http://localhost, and a page opened by a domain name, not an address). */
+ * context: https, or plain HTTP on localhost, and a page opened by a domain name, not an address). */
 export function passkeysHere() {
   return typeof window !== "undefined" && !!window.isSecureContext && !ipHost(location.hostname)
     && typeof window.PublicKeyCredential === "function"
