@@ -7,7 +7,9 @@ import {
   actionName, cardMatters, cardName, checkOf, exampleCards, explainSet, KINDS, SETS, setExists, tableFor,
 } from "../../app/web/static/bets.js";
 import { ERROR_CODES, words } from "../../app/web/static/errors.js";
-import { historySeries, ipHost, matchWindow, poolTitle, rating, resultLine, signed, waitingLine } from "../../app/web/static/ladder.js";
+import {
+  FILL_CHOICES, historySeries, ipHost, matchWindow, poolTitle, queueBody, rating, resultLine, signed, waitingLine, waitWords,
+} from "../../app/web/static/ladder.js";
 import { parseMarkdown } from "../../app/web/static/markdown.js";
 import { commonCount, dealHands, dealRound, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
 import { judgeBet, marksFor, maxCardsFor, rulesInWords, usableJokers } from "../../app/web/static/variants.js";
@@ -260,12 +262,24 @@ test("a rated game's result reads as a sentence, with true minus signs", () => {
 test("the ladder's codes have words, and the waiting line counts seconds", () => {
   for (const code of ["unknown_account", "handle_taken", "unknown_pool", "unknown_handle", "already_at_table", "ladder_unavailable", "rate_limited",
     "passkeys_unavailable", "passkey_refused", "passkey_malformed", "challenge_unknown", "challenge_expired", "wrong_origin", "unknown_passkey",
-    "passkey_not_verified", "passkey_counter", "passkey_exists", "last_way_in", "account_busy"])
+    "passkey_not_verified", "passkey_counter", "passkey_exists", "last_way_in", "account_busy", "reserved_handle", "cannot_become_bot",
+    "bots_cannot_fill", "invalid_cursor"])
     assert.ok(ERROR_CODES.includes(code), code);
   assert.equal(waitingLine(1.4), "Waited 1 second so far for players near your level.");
   assert.equal(waitingLine(12.9), "Waited 12 seconds so far for players near your level.");
   assert.equal(matchWindow(60), 9);
   assert.equal(poolTitle("standard-3-8"), "standard, 3–8 players");
+});
+
+test("the fill wait is sent only when chosen, as a number of seconds, and said in words", () => {
+  assert.deepEqual(queueBody("standard-2", ""), { pool: "standard-2" });
+  assert.deepEqual(queueBody("standard-3-8", "120"), { pool: "standard-3-8", fill_after: 120 });
+  for (const choice of FILL_CHOICES.filter((c) => c.value)) {
+    const n = Number(choice.value);
+    assert.ok(Number.isInteger(n) && n >= 0 && n <= 300, choice.value); // the service's bounds
+  }
+  assert.deepEqual([waitWords(30), waitWords(60), waitWords(120), waitWords(1), waitWords(90)],
+    ["30 seconds", "1 minute", "2 minutes", "1 second", "90 seconds"]);
 });
 
 test("a passkey needs a page opened by a domain name, not an address", () => {

@@ -238,3 +238,40 @@ def test_the_leaderboard_turns_pages_past_the_first_hundred(server: Server, new_
     page.get_by_role("button", name="Previous 100").click()
     page.get_by_text("The top 100 players").wait_for()
     assert rows.nth(99).inner_text().split()[:2] == ["100", "Pager099"]
+
+
+def test_a_person_chooses_when_computer_players_may_fill_the_table_and_the_choice_is_kept(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page(390, 844)
+    with_axe(page)
+    bodies: list[Any] = []
+    page.on(
+        "request",
+        lambda r: (
+            bodies.append(r.post_data_json)
+            if r.method == "POST" and r.url.endswith("/ladder/queue")
+            else None
+        ),
+    )
+    _make_account(page, server.url, "Fillwaiter")
+    page.get_by_role("radio", name=re.compile("^standard, 3–8 players")).check()
+    page.get_by_label("If no one is found, play computer players of your strength:").select_option(
+        label="After 30 seconds"
+    )
+    page.get_by_role("button", name="Find a rated game").click()
+    page.locator("#fill-line", has_text="after 30 seconds").wait_for()
+    assert bodies == [{"pool": "standard-3-8", "fill_after": 30}]
+    assert axe_violations(page) == []
+    page.get_by_role("button", name="Cancel").click()
+    choice = page.get_by_label("If no one is found, play computer players of your strength:")
+    choice.wait_for()
+    assert choice.input_value() == "30"
+    page.reload()  # kept by this browser between visits
+    assert choice.input_value() == "30"
+    choice.select_option(label="Never: only people")
+    page.get_by_role("button", name="Find a rated game").click()
+    page.get_by_role("button", name="Cancel").wait_for()
+    assert bodies[-1] == {"pool": "standard-3-8"}
+    assert page.locator("#fill-line").count() == 0
+    page.get_by_role("button", name="Cancel").click()

@@ -67,6 +67,13 @@ export function waitingLine(waited) {
   return `Waited ${s} second${s === 1 ? "" : "s"} so far for players near your level.`;
 }
 
+/** A wait in words: "30 seconds", "1 minute", "2 minutes". */
+export function waitWords(seconds) {
+  const n = Math.round(Math.max(0, seconds || 0));
+  if (n >= 60 && n % 60 === 0) return n === 60 ? "1 minute" : `${n / 60} minutes`;
+  return `${n} second${n === 1 ? "" : "s"}`;
+}
+
 export const WIDENING = "You are matched with players near your level; the longer you wait, the wider that range grows, so a match comes sooner.";
 
 /** The rating history of a profile's games (newest first, as the service lists them) as
@@ -100,11 +107,33 @@ export function poolTitle(name, pools = POOLS) {
  * and the actions (find, cancel). `changed()` is called after each change. Once seated, the
  * seat is kept as any game's and the page goes to the table.
  */
+/** How long a person waits for people before computer players of their strength may fill
+ * the table (the service's `fill_after`, in seconds); "" never. */
+export const FILL_CHOICES = [
+  { value: "", label: "Never: only people" },
+  { value: "30", label: "After 30 seconds" },
+  { value: "60", label: "After 1 minute" },
+  { value: "120", label: "After 2 minutes" },
+  { value: "300", label: "After 5 minutes" },
+];
+
+/** The wait this browser chose last (kept between visits). */
+export function fillAfterChosen() {
+  const kept = localStorage.getItem("blef:fill-after") || "";
+  return FILL_CHOICES.some((c) => c.value === kept) ? kept : "";
+}
+
+/** The body of `POST /ladder/queue`: the pool, and the fill wait when one is chosen. */
+export function queueBody(pool, fillAfter) {
+  return fillAfter ? { pool, fill_after: Number(fillAfter) } : { pool };
+}
+
 export function createRated(changed) {
   const s = {
     account: accountOf(),
     pools: POOLS,
     pool: localStorage.getItem("blef:pool") || "standard-2",
+    fillAfter: fillAfterChosen(), // seconds before computer players may fill the table; "" never
     queue: null, // the last answer of GET /ladder/queue
     busy: false,
     problem: null, // the last refusal, in words
@@ -159,13 +188,18 @@ export function createRated(changed) {
       localStorage.setItem("blef:pool", name);
       changed();
     },
+    chooseFillAfter(value) {
+      s.fillAfter = FILL_CHOICES.some((c) => c.value === value) ? value : "";
+      localStorage.setItem("blef:fill-after", s.fillAfter);
+      changed();
+    },
     async find() {
       if (s.busy || !s.account) return;
       s.busy = true;
       s.problem = null;
       changed();
       try {
-        const { data } = await api("/ladder/queue", { method: "POST", body: { pool: s.pool }, token: s.account.secret });
+        const { data } = await api("/ladder/queue", { method: "POST", body: queueBody(s.pool, s.fillAfter), token: s.account.secret });
         s.queue = data;
         if (data.state === "seated") return seated(data);
         startPolling();

@@ -6,8 +6,9 @@ import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
 import { api, ApiError } from "./api.js";
 import { words } from "./errors.js";
 import {
-  accountOf, addPasskey, createRated, deleteAccount, historySeries, makeAccount, passkeyCancelled, passkeysHere, passkeysOf,
-  POOLS, poolTitle, rating, resultLine, signed, signIn, signInWithPasskey, signOutHere, waitingLine, WIDENING,
+  accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, historySeries, makeAccount, passkeyCancelled,
+  passkeysHere, passkeysOf, POOLS, poolTitle, queueBody, rating, resultLine, signed, signIn, signInWithPasskey, signOutHere,
+  waitingLine, waitWords, WIDENING,
 } from "./ladder.js";
 import { announce, fail, html, toast } from "./ui.js";
 import uPlot from "./uplot.js";
@@ -216,10 +217,15 @@ function FindRated({ s, actions, waiting }) {
         <input type="radio" name="pool" value=${p.name} checked=${s.pool === p.name} onChange=${() => actions.choosePool(p.name)} />
         <span><b>${p.title}</b> <small>${p.max_players === 2 ? "You against one other person." : `You and ${p.min_players - 1} to ${p.max_players - 1} others.`} Classic rules, ${p.time_limit || 60} s per move.</small></span></label>`)}
     </fieldset>
+    ${waiting ? null : html`<p class="row"><label for="fill-after">If no one is found, play computer players of your strength:</label>
+      <select id="fill-after" value=${s.fillAfter} onChange=${(e) => actions.chooseFillAfter(e.currentTarget.value)}>
+        ${FILL_CHOICES.map((c) => html`<option key=${c.value} value=${c.value}>${c.label}</option>`)}
+      </select></p>`}
     ${waiting ? html`<div class="waiting" aria-labelledby="waiting-title">
         <h3 id="waiting-title" tabindex="-1">Looking for a rated game: ${poolTitle(q.pool || s.pool, s.pools)}</h3>
         <p id="waited" aria-live="off">${q.state === "forming" ? "Found! Setting up the table…" : waitingLine(q.waited_seconds)}</p>
         <p class="muted small">${WIDENING}</p>
+        ${q.fill_after !== undefined ? html`<p class="muted small" id="fill-line">Computer players of your strength fill the table after ${waitWords(q.fill_after)} if not enough people are found.</p>` : null}
         <button id="cancel-rated" disabled=${s.busy} onClick=${actions.cancel}>Cancel</button>
       </div>`
       : seatedElsewhere ? html`<p class="notice" id="rated-in-play">You have a rated game in play. <a href=${`#/game/${q.game_uuid}`}>Go to your table</a>.</p>`
@@ -263,7 +269,7 @@ export function RatedResult({ game, pool }) {
     if (busy) return;
     setBusy(true);
     try {
-      await api("/ladder/queue", { method: "POST", body: { pool }, token: account.secret });
+      await api("/ladder/queue", { method: "POST", body: queueBody(pool, fillAfterChosen()), token: account.secret });
       location.hash = "#/";
     } catch (e) { fail(e); setBusy(false); }
   };
