@@ -3,7 +3,6 @@ figures; these tests check that arithmetic on figures small enough to price by h
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -11,16 +10,12 @@ from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "cost_per_game.py"
+from tests.support.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cost_per_game", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/cost_per_game.py")
 
 
 def action(cpu_ms: float, writes: float = 0.0, reads: float = 0.0, sqs: float = 0.0) -> dict:

@@ -3,25 +3,18 @@ last one out second, and every place once."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from engine.agents import make_agent
 from engine.play import play_game
-
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "level_ratings.py"
+from tests.support.scripts import load_script
 
 
 @pytest.fixture(scope="module")
 def script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("level_ratings", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/level_ratings.py")
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
