@@ -12,7 +12,7 @@ from app.ladder.service import Ladder
 from app.ladder.store import LadderStore
 from app.service import GameService
 from app.service.errors import InvalidParameter
-from tests.ladder.test_store_contract import account, rated
+from tests.ladder.test_store_contract_devices import account, rated
 from tests.support.clock import FakeClock
 from tests.support.ladder_memory import LadderMemory
 from tests.support.memory_store import MemoryStore
