@@ -1213,9 +1213,9 @@ class LadderDynamo:
     # ------------------------------------------------------------------ challenges
 
     def put_challenge(self, challenge: Challenge) -> None:
-        """A new ``CHALLENGE#<value>`` item (in ``ladder-expiry`` by its expiry, with a TTL);
-        a registration's challenge also listed in its account's partition (one
-        transaction), so that deleting the account finds it."""
+        """A new ``CHALLENGE#<value>`` item (in ``ladder-expiry`` by its expiry, with a TTL):
+        a sign-in's one conditional PutItem; a registration's also listed in its account's
+        partition (one transaction), so that deleting the account finds it."""
         expires = {"N": str(math.ceil(challenge.expires_at))}
         item: Item = {
             **challenge_key(challenge.challenge),
@@ -1234,7 +1234,11 @@ class LadderDynamo:
             }
             actions.append(self._put(entry, _NEW))
         try:
-            self._transact(actions)
+            if len(actions) == 1:  # a sign-in's: one PutItem
+                if not self._alone(actions[0]):
+                    raise _Lost
+            else:
+                self._transact(actions)
         except _Lost:
             raise LadderConflict("the challenge is stored already") from None
 
