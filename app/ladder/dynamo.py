@@ -8,9 +8,14 @@ item                       ``pk``                 ``sk``
 =========================  =====================  ==========================================
 an account                 ``ACCT#<id>``          ``A``
 its rating in a pool       ``ACCT#<id>``          ``R#<pool>`` (GSI ``ladder-board``)
-one of its rated games     ``ACCT#<id>``          ``G#<settled_at>#<table id>``
+one of its settled games   ``ACCT#<id>``          ``G#<settled_at>#<table id>`` (a pointer)
+one of its secrets         ``ACCT#<id>``          ``S#<hash>`` (its list of secrets)
+one of its passkeys        ``ACCT#<id>``          ``P#<credential id>`` (its list)
+one of its challenges      ``ACCT#<id>``          ``C#<challenge>`` (its list)
 a handle's owner           ``HANDLE#<key>``       ``H``
 a secret's account         ``SECRET#<hash>``      ``S`` (one item per secret)
+a passkey                  ``PASSKEY#<cred id>``  ``K``
+a challenge                ``CHALLENGE#<value>``  ``C`` (GSI ``ladder-expiry``, TTL)
 a place in a pool's queue  ``QUEUE#<pool>``       ``<account id>``
 a table                    ``TABLE#<id>``         ``T`` (GSI ``ladder-open`` while open)
 a table's game             ``RATED#<game uuid>``  ``G`` (the table's id)
@@ -26,6 +31,12 @@ global secondary indexes:
   shows. A page is the top of each shard merged; a rank is a COUNT Query per shard.
 - ``ladder-open``: partition ``open_pk = OPEN``, sort ``formed_at``; keys only. A table is
   in it from its claim until its settlement (the sweep's list of open tables).
+- ``ladder-expiry``: partition ``expiry_pk = CHALLENGES``, sort ``expires_at``; keys only.
+  Every challenge, by when it expires: what :meth:`LadderDynamo.purge_challenges` deletes.
+  DynamoDB's own TTL (attribute ``expires``, whole seconds) removes the ones nobody purges.
+
+An account's partition ``ACCT#<id>`` lists everything it owns (one Query finds it all when
+the account is deleted).
 
 Nothing is done at import or construction: the boto3 client is built on first use.
 """
@@ -34,12 +45,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import ClientError
@@ -47,12 +60,15 @@ from botocore.exceptions import ClientError
 from app.config import aws
 from app.config.dynamo import collided, error_code, lost_race, number
 from app.ladder.store import (
+    DELETED_HANDLE,
     IDLE,
     QUEUED,
     SEATED,
     Account,
+    Challenge,
     Change,
     LadderConflict,
+    Passkey,
     Rating,
     Result,
     Seat,
@@ -67,6 +83,11 @@ Item = dict[str, Any]
 
 BOARD_INDEX: Final = "ladder-board"
 OPEN_INDEX: Final = "ladder-open"
+EXPIRY_INDEX: Final = "ladder-expiry"
+CHALLENGES: Final = "CHALLENGES"
+"""The one partition of ``ladder-expiry``."""
+TTL_ATTRIBUTE: Final = "expires"
+"""The table's time-to-live attribute: whole seconds since the epoch (challenges only)."""
 BOARD_SHARDS: Final = 4
 """Partitions of each pool's board in ``ladder-board`` (docs/ladder-dynamodb.md: why 4)."""
 OPEN: Final = "OPEN"
@@ -80,6 +101,9 @@ BATCH_GET: Final = 100
 """BatchGetItem takes at most 100 keys."""
 
 _NEW: Final = "attribute_not_exists(pk)"
+_MINE: Final = "attribute_not_exists(pk) OR #account_id = :me"
+"""An owned item's delete: gone already, or still this account's (so a delete is safe to
+repeat, and never takes an item someone else has come to own)."""
 
 
 # ---------------------------------------------------------------------- keys
@@ -101,12 +125,32 @@ def game_entry_key(account_id: str, settled_at: float, table_id: str) -> Item:
     return key(f"ACCT#{account_id}", f"G#{time_key(settled_at)}#{table_id}")
 
 
+def secret_entry_key(account_id: str, secret_hash: str) -> Item:
+    return key(f"ACCT#{account_id}", f"S#{secret_hash}")
+
+
+def passkey_entry_key(account_id: str, credential_id: str) -> Item:
+    return key(f"ACCT#{account_id}", f"P#{credential_id}")
+
+
+def challenge_entry_key(account_id: str, challenge: str) -> Item:
+    return key(f"ACCT#{account_id}", f"C#{challenge}")
+
+
 def handle_key_item(handle_key: str) -> Item:
     return key(f"HANDLE#{handle_key}", "H")
 
 
 def secret_key(secret_hash: str) -> Item:
     return key(f"SECRET#{secret_hash}", "S")
+
+
+def passkey_key(credential_id: str) -> Item:
+    return key(f"PASSKEY#{credential_id}", "K")
+
+
+def challenge_key(challenge: str) -> Item:
+    return key(f"CHALLENGE#{challenge}", "C")
 
 
 def queue_pk(pool: str) -> str:
@@ -191,7 +235,15 @@ def _account(item: Item) -> Account:
         ticket=_s(item, "ticket"),
         queued_at=_n(item, "queued_at"),
         table_id=_s(item, "table_id"),
+        bot=_bool(item, "bot"),
+        agent=_s(item, "agent"),
+        fill_at=_n(item, "fill_at"),
     )
+
+
+def _bool(item: Item, name: str) -> bool:
+    value = item.get(name)
+    return value is not None and bool(value["BOOL"])
 
 
 def _rating(item: Item) -> Rating:
@@ -204,15 +256,26 @@ def _rating(item: Item) -> Rating:
     )
 
 
-def _seats_json(table: Table) -> str:
-    return json.dumps([[s.account_id, s.handle, s.player_uuid] for s in table.seats])
+def _seats_json(seats: Sequence[Seat]) -> str:
+    """Each seat ``[account id, handle, player UUID]``, and a computer level's nickname."""
+    return json.dumps(
+        [
+            [s.account_id, s.handle, s.player_uuid]
+            + ([s.ai_nickname] if s.ai_nickname is not None else [])
+            for s in seats
+        ]
+    )
+
+
+def _seats_of(text: str) -> tuple[Seat, ...]:
+    return tuple(Seat(*seat) for seat in json.loads(text))
 
 
 def _table(item: Item) -> Table:
     return Table(
         table_id=item["table_id"]["S"],
         pool=item["pool"]["S"],
-        seats=tuple(Seat(a, h, p) for a, h, p in json.loads(item["seats"]["S"])),
+        seats=_seats_of(item["seats"]["S"]),
         formed_at=float(item["formed_at"]["N"]),
         state=item["state"]["S"],
         game_uuid=_s(item, "game_uuid"),
@@ -258,6 +321,49 @@ def _result_of(text: str) -> Result:
     return Result(data["table_id"], data["game_uuid"], pool, data["settled_at"], tuple(changes))
 
 
+def _result_key_of(pointer: Item) -> Item:
+    """The result a history pointer ``ACCT#<id>/G#<settled_at>#<table id>`` points to."""
+    return key(results_pk(pointer["pool"]["S"]), pointer["sk"]["S"][len("G#") :])
+
+
+def _passkey(item: Item) -> Passkey:
+    return Passkey(
+        credential_id=item["credential_id"]["S"],
+        account_id=item["account_id"]["S"],
+        public_key=bytes(item["public_key"]["B"]),
+        sign_count=int(item["sign_count"]["N"]),
+        created_at=float(item["created_at"]["N"]),
+        last_used_at=_n(item, "last_used_at"),
+    )
+
+
+def _renamed(account_id: str, attribute: str, text: str) -> str:
+    """A stored result (``attribute`` ``result``) or a table's seats (``seats``) with the
+    handle of ``account_id`` replaced by :data:`DELETED_HANDLE`."""
+    if attribute == "seats":
+        return _seats_json(
+            [
+                Seat(s.account_id, DELETED_HANDLE, s.player_uuid, s.ai_nickname)
+                if s.account_id == account_id
+                else s
+                for s in _seats_of(text)
+            ]
+        )
+    data = json.loads(text)
+    for change in data["changes"]:
+        if change[0] == account_id:
+            change[1] = DELETED_HANDLE
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _typed(value: str | bool | float) -> Item:
+    if isinstance(value, str):
+        return {"S": value}
+    if isinstance(value, bool):
+        return {"BOOL": value}
+    return {"N": number(value)}
+
+
 class _Lost(Exception):
     """A transaction's condition did not hold (nothing was written)."""
 
@@ -278,6 +384,8 @@ def create_ladder_table(client: Any, table_name: str) -> None:
                 {"AttributeName": "ordinal", "AttributeType": "N"},
                 {"AttributeName": "open_pk", "AttributeType": "S"},
                 {"AttributeName": "formed_at", "AttributeType": "N"},
+                {"AttributeName": "expiry_pk", "AttributeType": "S"},
+                {"AttributeName": "expires_at", "AttributeType": "N"},
             ],
             KeySchema=[
                 {"AttributeName": "pk", "KeyType": "HASH"},
@@ -303,6 +411,14 @@ def create_ladder_table(client: Any, table_name: str) -> None:
                     ],
                     "Projection": {"ProjectionType": "KEYS_ONLY"},
                 },
+                {
+                    "IndexName": EXPIRY_INDEX,
+                    "KeySchema": [
+                        {"AttributeName": "expiry_pk", "KeyType": "HASH"},
+                        {"AttributeName": "expires_at", "KeyType": "RANGE"},
+                    ],
+                    "Projection": {"ProjectionType": "KEYS_ONLY"},
+                },
             ],
             BillingMode="PAY_PER_REQUEST",
         )
@@ -312,6 +428,12 @@ def create_ladder_table(client: Any, table_name: str) -> None:
     client.get_waiter("table_exists").wait(
         TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 120}
     )
+    ttl = client.describe_time_to_live(TableName=table_name)["TimeToLiveDescription"]
+    if ttl.get("TimeToLiveStatus") not in {"ENABLED", "ENABLING"}:
+        client.update_time_to_live(
+            TableName=table_name,
+            TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
+        )
 
 
 BOARD_PROJECTION: Final = ["account_id", "pool", "mu", "sigma", "games", "handle_key"]
@@ -435,6 +557,23 @@ class LadderDynamo:
                 time.sleep(0.005 * 2**attempt)
                 token = uuid.uuid4().hex  # a new attempt is a new transaction
 
+    def _alone(self, action: Any) -> bool:
+        """One transaction action done on its own (PutItem, UpdateItem or DeleteItem, its
+        condition kept): False if the condition did not hold."""
+        (kind, request), *_ = action.items()
+        try:
+            if kind == "Put":
+                self.client.put_item(**request)
+            elif kind == "Update":
+                self.client.update_item(**request)
+            else:
+                self.client.delete_item(**request)
+        except ClientError as err:
+            if lost_race(err):
+                return False
+            raise
+        return True
+
     def _put(self, item: Item, condition: str | None = None, **values: Any) -> Any:
         put: Item = {"TableName": self.table_name, "Item": item}
         return {"Put": self._conditioned(put, condition, values)}
@@ -459,10 +598,7 @@ class LadderDynamo:
         expressions is the attribute ``name`` (DynamoDB reserves many words: state, pool...)."""
         if condition is not None:
             action["ConditionExpression"] = condition
-        typed = {
-            f":{name}": {"S": value} if isinstance(value, str) else {"N": number(value)}
-            for name, value in values.items()
-        }
+        typed = {f":{name}": _typed(value) for name, value in values.items()}
         if typed:
             action["ExpressionAttributeValues"] = typed
         text = f"{action.get('UpdateExpression', '')} {condition or ''}"
@@ -482,13 +618,16 @@ class LadderDynamo:
             "secret_hash": {"S": account.secret_hash},
             "created_at": {"N": number(float(account.created_at))},
             "state": {"S": IDLE},
+            "bot": {"BOOL": account.bot},
         }
+        if account.agent is not None:
+            item["agent"] = {"S": account.agent}
         try:
             self._transact(
                 [
                     self._put(item, _NEW),
                     self._put(self._handle_item(account), _NEW),
-                    self._put(self._secret_item(account.secret_hash, account.account_id), _NEW),
+                    *self._secret_puts(account.account_id, account.secret_hash, account.created_at),
                 ]
             )
         except _Lost:
@@ -501,10 +640,21 @@ class LadderDynamo:
             "account_id": {"S": account.account_id},
         }
 
-    @staticmethod
-    def _secret_item(secret_hash: str, account_id: str) -> Item:
-        """A secret's item: one per secret, so an account may hold several (devices)."""
-        return {**secret_key(secret_hash), "account_id": {"S": account_id}}
+    def _secret_puts(self, account_id: str, secret_hash: str, at: float) -> list[Any]:
+        """A secret's two items, each new: ``SECRET#<hash>`` (how a request finds its
+        account) and ``ACCT#<id>/S#<hash>`` (the account's list of secrets)."""
+        owner = {"account_id": {"S": account_id}}
+        return [
+            self._put({**secret_key(secret_hash), **owner}, _NEW),
+            self._put(
+                {
+                    **secret_entry_key(account_id, secret_hash),
+                    **owner,
+                    "created_at": {"N": number(float(at))},
+                },
+                _NEW,
+            ),
+        ]
 
     def _account_of(self, pointer: Item | None) -> Account | None:
         if pointer is None:
@@ -513,9 +663,7 @@ class LadderDynamo:
         return None if item is None else _account(item)
 
     def account_by_secret(self, secret_hash: str) -> Account | None:
-        account = self._account_of(self._get(secret_key(secret_hash)))
-        # The account as signed in with this secret (an account may have several).
-        return None if account is None else replace(account, secret_hash=secret_hash)
+        return self._account_of(self._get(secret_key(secret_hash)))
 
     def account_by_handle(self, handle_key: str) -> Account | None:
         return self._account_of(self._get(handle_key_item(handle_key)))
@@ -527,37 +675,65 @@ class LadderDynamo:
     # ------------------------------------------------------------------ the queue
 
     def enqueue(self, account_id: str, pool: str, ticket: str, at: float, mu: float) -> None:
+        self._enqueue(account_id, pool, ticket, at, mu, None)
+
+    def enqueue_filled(
+        self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill_at: float
+    ) -> None:
+        self._enqueue(account_id, pool, ticket, at, mu, fill_at)
+
+    def _enqueue(
+        self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill: float | None
+    ) -> None:
         account = self.account(account_id)
         if account is None or account.state != IDLE:
             raise LadderConflict("not idle")
-        entry: Item = {
-            **queue_key(pool, account_id),
-            "account_id": {"S": account_id},
-            "handle": {"S": account.handle},
-            "ticket": {"S": ticket},
-            "queued_at": {"N": number(float(at))},
-            "mu": {"N": number(float(mu))},
+        entry = self._queue_entry(
+            pool,
+            replace(account, state=QUEUED, ticket=ticket, queued_at=float(at), fill_at=fill),
+            {"N": number(float(mu))},
+        )
+        values: dict[str, Any] = {
+            "queued": QUEUED,
+            "pool": pool,
+            "ticket": ticket,
+            "at": float(at),
+            "mu": float(mu),
+            "idle": IDLE,
         }
+        expression = (
+            "SET #state = :queued, #pool = :pool, #ticket = :ticket, #queued_at = :at, #mu = :mu"
+        )
+        if fill is None:
+            expression += " REMOVE #table_id, #fill_at"
+        else:
+            expression += ", #fill_at = :fill REMOVE #table_id"
+            values["fill"] = float(fill)
         try:
             self._transact(
                 [
-                    self._update(
-                        account_key(account_id),
-                        "SET #state = :queued, #pool = :pool, #ticket = :ticket,"
-                        " #queued_at = :at, #mu = :mu REMOVE #table_id",
-                        "#state = :idle",
-                        queued=QUEUED,
-                        pool=pool,
-                        ticket=ticket,
-                        at=float(at),
-                        mu=float(mu),
-                        idle=IDLE,
-                    ),
+                    self._update(account_key(account_id), expression, "#state = :idle", **values),
                     self._put(entry),
                 ]
             )
         except _Lost:
             raise LadderConflict("not idle") from None
+
+    @staticmethod
+    def _queue_entry(pool: str, account: Account, mu: Item) -> Item:
+        """``account``'s place in ``pool``'s queue (its ticket, time and fill time set)."""
+        entry: Item = {
+            **queue_key(pool, account.account_id),
+            "account_id": {"S": account.account_id},
+            "handle": {"S": account.handle},
+            "ticket": {"S": account.ticket or ""},
+            "queued_at": {"N": number(float(account.queued_at or 0.0))},
+            "mu": mu,
+            "bot": {"BOOL": account.bot},
+        }
+        if account.fill_at is not None:
+            entry["fill_at"] = {"N": number(float(account.fill_at))}
+        return entry
 
     def dequeue(self, account_id: str) -> bool:
         for _ in range(10):
@@ -591,6 +767,8 @@ class LadderDynamo:
                 item["ticket"]["S"],
                 float(item["queued_at"]["N"]),
                 float(item["mu"]["N"]),
+                _n(item, "fill_at"),
+                _bool(item, "bot"),
             )
             for item in self._query(
                 KeyConditionExpression="pk = :pk",
@@ -610,7 +788,7 @@ class LadderDynamo:
             "pool": {"S": table.pool},
             "state": {"S": FORMING},
             "formed_at": {"N": number(float(table.formed_at))},
-            "seats": {"S": _seats_json(table)},
+            "seats": {"S": _seats_json(table.seats)},
             "open_pk": {"S": OPEN},
         }
         actions = [self._put(item, _NEW)]
@@ -658,15 +836,7 @@ class LadderDynamo:
                         table=table.table_id,
                     )
                 )
-                entry: Item = {
-                    **queue_key(account.pool, account.account_id),
-                    "account_id": {"S": account.account_id},
-                    "handle": {"S": account.handle},
-                    "ticket": {"S": account.ticket},
-                    "queued_at": {"N": number(float(account.queued_at))},
-                    "mu": item["mu"],
-                }
-                actions.append(self._put(entry))
+                actions.append(self._put(self._queue_entry(account.pool, account, item["mu"])))
             try:
                 self._transact(actions)
                 return
@@ -686,7 +856,7 @@ class LadderDynamo:
                         "#state = :forming",
                         playing=PLAYING,
                         game=table.game_uuid,
-                        seats=_seats_json(table),
+                        seats=_seats_json(table.seats),
                         forming=FORMING,
                     ),
                     self._put(
@@ -728,10 +898,10 @@ class LadderDynamo:
         table = self.table(result.table_id)
         if table is None or table.state != PLAYING:
             raise LadderConflict("settled already")
-        keys = {s.account_id: s for s in table.seats}
+        sat = sorted({s.account_id for s in table.seats} | {c.account_id for c in result.changes})
         accounts = {
             a.account_id: a
-            for a in (_account(i) for i in self._get_many([account_key(k) for k in keys]))
+            for a in (_account(i) for i in self._get_many([account_key(k) for k in sat]))
         }
         at = float(result.settled_at)
         record = _result_json(result)
@@ -757,21 +927,26 @@ class LadderDynamo:
             if account is None:
                 raise LadderConflict(f"account {change.account_id} is gone")
             actions.append(self._rating_put(change, account.handle_key))
-            actions.append(
-                self._put(
-                    {
-                        **game_entry_key(change.account_id, at, result.table_id),
-                        "result": {"S": record},
-                    }
-                )
-            )
-        for account_id in keys:
+        for account_id in sat:
+            # Every seat's history, rated or not: a pointer to the result, and who sat.
+            pointer: Item = {
+                **game_entry_key(account_id, at, result.table_id),
+                "account_id": {"S": account_id},
+                "pool": {"S": result.pool},
+                "sat": {"SS": sat},
+            }
+            actions.append(self._put(pointer, _NEW))
+            seated = accounts.get(account_id)
+            if seated is None or seated.state != SEATED or seated.table_id != result.table_id:
+                continue  # a computer level's seat: its account is never seated
             actions.append(
                 self._update(
                     account_key(account_id),
-                    "SET #state = :idle REMOVE #table_id, #pool, #ticket, #queued_at",
+                    "SET #state = :idle, #played = :played"
+                    " REMOVE #table_id, #pool, #ticket, #queued_at",
                     "#state = :seated AND #table_id = :table",
                     idle=IDLE,
+                    played=True,
                     seated=SEATED,
                     table=result.table_id,
                 )
@@ -830,7 +1005,37 @@ class LadderDynamo:
             Limit=limit,
             ConsistentRead=True,
         )
-        return [_result_of(item["result"]["S"]) for item in reply.get("Items", [])]
+        wanted = [_result_key_of(pointer) for pointer in reply.get("Items", [])]
+        found = {
+            (item["pk"]["S"], item["sk"]["S"]): _result_of(item["result"]["S"])
+            for item in self._get_many(wanted)
+        }
+        return [
+            found[(k["pk"]["S"], k["sk"]["S"])]
+            for k in wanted
+            if (k["pk"]["S"], k["sk"]["S"]) in found
+        ]
+
+    def games_together(self, first: str, second: str, since: float) -> int:
+        """A COUNT Query of ``first``'s history pointers settled since ``since``, filtered to
+        those whose ``sat`` holds ``second`` (the read costs all of ``first``'s pointers in
+        the window, the filter only trims the answer)."""
+        together = 0
+        for page in self._query(
+            count=True,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :from AND :to",
+            FilterExpression="contains(#sat, :second)",
+            ExpressionAttributeNames={"#sat": "sat"},
+            ExpressionAttributeValues={
+                ":pk": {"S": f"ACCT#{first}"},
+                ":from": {"S": f"G#{time_key(max(float(since), 0.0))}"},
+                ":to": {"S": "G#~"},
+                ":second": {"S": second},
+            },
+            ConsistentRead=True,
+        ):
+            together += int(page["Count"])
+        return together
 
     # ------------------------------------------------------------------ ratings and boards
 
@@ -875,13 +1080,21 @@ class LadderDynamo:
                 return rows  # full, and no tie straddles its end
 
     def leaderboard(self, pool: str, limit: int) -> list[tuple[Account, Rating]]:
-        if limit <= 0:
+        return self.leaderboard_page(pool, 0, limit)
+
+    def leaderboard_page(self, pool: str, offset: int, limit: int) -> list[tuple[Account, Rating]]:
+        """Rows ``offset`` .. ``offset + limit`` of the board: each shard's best
+        ``offset + limit`` (and the ties of the last) merged, then sliced. A deep page reads
+        every row above it, in every shard (docs/ladder-dynamodb.md: its cost)."""
+        offset, limit = max(offset, 0), max(limit, 0)
+        if limit == 0:
             return []
+        end = offset + limit
         rows = [
-            row for shard in range(self.board_shards) for row in self._shard_top(pool, shard, limit)
+            row for shard in range(self.board_shards) for row in self._shard_top(pool, shard, end)
         ]
         rows.sort(key=lambda r: (-float(r["ordinal"]["N"]), r["handle_key"]["S"]))
-        rows = rows[:limit]
+        rows = rows[offset:end]
         accounts = {
             a.account_id: a
             for a in (
@@ -891,7 +1104,12 @@ class LadderDynamo:
                 )
             )
         }
-        return [(accounts[r["account_id"]["S"]], _rating(r)) for r in rows]
+        # The index lags its table a moment: a rating deleted with its account may linger.
+        return [
+            (accounts[r["account_id"]["S"]], _rating(r))
+            for r in rows
+            if r["account_id"]["S"] in accounts
+        ]
 
     def rank(self, account_id: str, pool: str) -> int | None:
         mine = self.rating(account_id, pool)
@@ -910,6 +1128,350 @@ class LadderDynamo:
             ):
                 above += int(page["Count"])
         return above + 1
+
+    # ------------------------------------------------------------------ bots
+
+    def make_bot(self, account_id: str) -> None:
+        """GetItem the account, Query one history pointer (any: it has sat at a settled
+        table), then UpdateItem ``SET bot`` if ``state = idle`` and the account was never idled
+        by a settlement (``played``, set by :meth:`settle`): a settlement landing between the
+        reads and the write fails the condition."""
+        account = self.account(account_id)
+        if account is None or account.state != IDLE:
+            raise LadderConflict("not idle")
+        played = self.client.query(
+            TableName=self.table_name,
+            KeyConditionExpression="pk = :pk AND begins_with(sk, :games)",
+            ExpressionAttributeValues={
+                ":pk": {"S": f"ACCT#{account_id}"},
+                ":games": {"S": "G#"},
+            },
+            Limit=1,
+            ConsistentRead=True,
+        ).get("Items")
+        if played:
+            raise LadderConflict("has played")
+        made = self._alone(
+            self._update(
+                account_key(account_id),
+                "SET #bot = :bot",
+                "#state = :idle AND attribute_not_exists(#played)",
+                bot=True,
+                idle=IDLE,
+            )
+        )
+        if not made:
+            raise LadderConflict("not idle, or has played")
+
+    # ------------------------------------------------------------------ devices
+
+    def add_secret(self, account_id: str, secret_hash: str, at: float) -> None:
+        """One transaction: the account's ``keyring`` counter up by one (so a deletion that
+        listed its secrets before fails), and the secret's two items, each new."""
+        try:
+            self._transact(
+                [self._keyring_up(account_id), *self._secret_puts(account_id, secret_hash, at)]
+            )
+        except _Lost:
+            raise LadderConflict("no such account, or the secret is taken") from None
+
+    def _keyring_up(self, account_id: str) -> Any:
+        return self._update(
+            account_key(account_id), "ADD #keyring :one", "attribute_exists(pk)", one=1
+        )
+
+    def forget_secret(self, secret_hash: str) -> bool:
+        pointer = self._get(secret_key(secret_hash))
+        if pointer is None:
+            return False
+        owner = pointer["account_id"]["S"]
+        try:
+            self._transact(
+                [
+                    self._delete(secret_key(secret_hash), "#account_id = :me", me=owner),
+                    self._delete(secret_entry_key(owner, secret_hash), _MINE, me=owner),
+                ]
+            )
+        except _Lost:
+            return False  # forgotten meanwhile
+        return True
+
+    def secret_count(self, account_id: str) -> int:
+        return sum(
+            int(page["Count"])
+            for page in self._query(
+                count=True,
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :secrets)",
+                ExpressionAttributeValues={
+                    ":pk": {"S": f"ACCT#{account_id}"},
+                    ":secrets": {"S": "S#"},
+                },
+                ConsistentRead=True,
+            )
+        )
+
+    # ------------------------------------------------------------------ challenges
+
+    def put_challenge(self, challenge: Challenge) -> None:
+        """A new ``CHALLENGE#<value>`` item (in ``ladder-expiry`` by its expiry, with a TTL):
+        a sign-in's one conditional PutItem; a registration's also listed in its account's
+        partition (one transaction), so that deleting the account finds it."""
+        expires = {"N": str(math.ceil(challenge.expires_at))}
+        item: Item = {
+            **challenge_key(challenge.challenge),
+            "ceremony": {"S": challenge.ceremony},
+            "expires_at": {"N": number(float(challenge.expires_at))},
+            "expiry_pk": {"S": CHALLENGES},
+            TTL_ATTRIBUTE: expires,
+        }
+        actions = [self._put(item, _NEW)]
+        if challenge.account_id is not None:
+            item["account_id"] = {"S": challenge.account_id}
+            entry: Item = {
+                **challenge_entry_key(challenge.account_id, challenge.challenge),
+                "account_id": {"S": challenge.account_id},
+                TTL_ATTRIBUTE: expires,
+            }
+            actions.append(self._put(entry, _NEW))
+        try:
+            if len(actions) == 1:  # a sign-in's: one PutItem
+                if not self._alone(actions[0]):
+                    raise _Lost
+            else:
+                self._transact(actions)
+        except _Lost:
+            raise LadderConflict("the challenge is stored already") from None
+
+    def take_challenge(self, challenge: str) -> Challenge | None:
+        """DeleteItem with ``ReturnValues = ALL_OLD``, if it exists: one request both reads and
+        removes it, so of two racing takes one gets it and the other's condition fails."""
+        try:
+            reply = self.client.delete_item(
+                TableName=self.table_name,
+                Key=challenge_key(challenge),
+                ConditionExpression="attribute_exists(pk)",
+                ReturnValues="ALL_OLD",
+            )
+        except ClientError as err:
+            if lost_race(err):
+                return None
+            raise
+        return self._taken(reply.get("Attributes", {}))
+
+    def _taken(self, item: Item) -> Challenge:
+        """A challenge just deleted: its account's list forgets it too."""
+        owner = _s(item, "account_id")
+        value = item["pk"]["S"][len("CHALLENGE#") :]
+        if owner is not None:
+            self._alone(self._delete(challenge_entry_key(owner, value), _MINE, me=owner))
+        return Challenge(value, item["ceremony"]["S"], owner, float(item["expires_at"]["N"]))
+
+    def purge_challenges(self, before: float) -> int:
+        """Query ``ladder-expiry`` for the challenges expiring before ``before`` (keys only),
+        then DeleteItem each if it still exists (a take may have won it): how many went."""
+        expired = [
+            {"pk": row["pk"], "sk": row["sk"]}
+            for row in self._query(
+                IndexName=EXPIRY_INDEX,
+                KeyConditionExpression="expiry_pk = :c AND expires_at < :before",
+                ExpressionAttributeValues={
+                    ":c": {"S": CHALLENGES},
+                    ":before": {"N": number(float(before))},
+                },
+            )
+        ]
+        purged = 0
+        for expired_key in expired:
+            try:
+                reply = self.client.delete_item(
+                    TableName=self.table_name,
+                    Key=expired_key,
+                    ConditionExpression="expires_at < :before",
+                    ExpressionAttributeValues={":before": {"N": number(float(before))}},
+                    ReturnValues="ALL_OLD",
+                )
+            except ClientError as err:
+                if lost_race(err):
+                    continue  # taken meanwhile
+                raise
+            self._taken(reply["Attributes"])
+            purged += 1
+        return purged
+
+    # ------------------------------------------------------------------ passkeys
+
+    def add_passkey(self, passkey: Passkey) -> None:
+        """One transaction: the account's ``keyring`` up by one (it must exist), the
+        ``PASSKEY#<id>`` item and the account's list entry, each new."""
+        item: Item = {
+            **passkey_key(passkey.credential_id),
+            "credential_id": {"S": passkey.credential_id},
+            "account_id": {"S": passkey.account_id},
+            "public_key": {"B": bytes(passkey.public_key)},
+            "sign_count": {"N": number(passkey.sign_count)},
+            "created_at": {"N": number(float(passkey.created_at))},
+        }
+        if passkey.last_used_at is not None:
+            item["last_used_at"] = {"N": number(float(passkey.last_used_at))}
+        entry: Item = {
+            **passkey_entry_key(passkey.account_id, passkey.credential_id),
+            "account_id": {"S": passkey.account_id},
+        }
+        try:
+            self._transact(
+                [
+                    self._keyring_up(passkey.account_id),
+                    self._put(item, _NEW),
+                    self._put(entry, _NEW),
+                ]
+            )
+        except _Lost:
+            raise LadderConflict("no such account, or the passkey is stored already") from None
+
+    def passkey(self, credential_id: str) -> Passkey | None:
+        item = self._get(passkey_key(credential_id))
+        return None if item is None else _passkey(item)
+
+    def passkeys(self, account_id: str) -> list[Passkey]:
+        listed = [
+            passkey_key(entry["sk"]["S"][len("P#") :])
+            for entry in self._query(
+                KeyConditionExpression="pk = :pk AND begins_with(sk, :passkeys)",
+                ExpressionAttributeValues={
+                    ":pk": {"S": f"ACCT#{account_id}"},
+                    ":passkeys": {"S": "P#"},
+                },
+                ConsistentRead=True,
+            )
+        ]
+        found = [_passkey(item) for item in self._get_many(listed)]
+        return sorted(found, key=lambda p: (p.created_at, p.credential_id))
+
+    def use_passkey(
+        self, credential_id: str, sign_count: int, new_sign_count: int, at: float
+    ) -> None:
+        used = self._alone(
+            self._update(
+                passkey_key(credential_id),
+                "SET #sign_count = :new, #last_used_at = :at",
+                "attribute_exists(pk) AND #sign_count = :old",
+                new=new_sign_count,
+                at=float(at),
+                old=sign_count,
+            )
+        )
+        if not used:
+            raise LadderConflict("the passkey's counter moved on, or it is gone")
+
+    # ------------------------------------------------------------------ deletion
+
+    def delete_account(self, account_id: str) -> None:
+        """GetItem the account, Query its whole partition (ratings, history pointers, lists
+        of secrets, passkeys and challenges), BatchGetItem the results and tables it shared;
+        then one transaction: the account deleted if still ``idle`` with the ``keyring`` read
+        (no secret or passkey added since), its handle claim, ratings, secrets, passkeys,
+        challenges and history pointers deleted, and each shared result and table rewritten
+        with :data:`DELETED_HANDLE` (conditional on the text read). A transaction holds 100
+        items: past that, the first 100 (the account, its handle and ratings first, then
+        its ways in) are the atomic step and the rest follow, each item on its own, each
+        still conditional (docs/ladder-dynamodb.md)."""
+        for _ in range(COLLISION_ATTEMPTS):
+            item = self._get(account_key(account_id))
+            if item is None or item["state"]["S"] != IDLE:
+                raise LadderConflict("not idle, or no such account")
+            steps = self._deletion(account_id, item)
+            head, tail = steps[:MAX_TRANSACTION_ITEMS], steps[MAX_TRANSACTION_ITEMS:]
+            try:
+                self._transact([action for action, _ in head])
+            except _Lost:
+                continue  # something changed since the reads: read again
+            for _, alone in tail:
+                alone()
+            return
+        raise LadderConflict("the account keeps changing")
+
+    def _deletion(self, account_id: str, account: Item) -> list[tuple[Any, Callable[[], Any]]]:
+        """What deleting the account does, in order: each step's transaction action and how
+        it is done on its own (past the first 100)."""
+        me = {"me": account_id}
+        ring = account.get("keyring")
+        still = "#state = :idle AND " + (
+            "attribute_not_exists(#keyring)" if ring is None else "#keyring = :ring"
+        )
+        ring_value = {} if ring is None else {"ring": int(ring["N"])}
+        first: list[Any] = [
+            self._delete(account_key(account_id), still, idle=IDLE, **ring_value),
+            self._delete(handle_key_item(account["handle_key"]["S"]), "#account_id = :me", **me),
+        ]
+        owned = list(
+            self._query(
+                KeyConditionExpression="pk = :pk",
+                ExpressionAttributeValues={":pk": {"S": f"ACCT#{account_id}"}},
+                ConsistentRead=True,
+            )
+        )
+        ratings, ways_in, games = [], [], []
+        for entry in owned:
+            sort = entry["sk"]["S"]
+            mine = self._delete({"pk": entry["pk"], "sk": entry["sk"]}, _MINE, **me)
+            if sort.startswith("R#"):
+                ratings.append(mine)
+            elif sort.startswith("S#"):
+                ways_in += [mine, self._delete(secret_key(sort[2:]), _MINE, **me)]
+            elif sort.startswith("P#"):
+                ways_in += [mine, self._delete(passkey_key(sort[2:]), _MINE, **me)]
+            elif sort.startswith("C#"):
+                ways_in += [mine, self._delete(challenge_key(sort[2:]), _MINE, **me)]
+            elif sort.startswith("G#"):
+                games.append((entry, mine))
+        renames = self._renames(account_id, [entry for entry, _ in games])
+        steps: list[tuple[Any, Callable[[], Any]]] = [
+            (action, partial(self._alone, action)) for action in first + ratings + ways_in
+        ]
+        steps += renames
+        steps += [(action, partial(self._alone, action)) for _, action in games]
+        return steps
+
+    def _renames(
+        self, account_id: str, pointers: list[Item]
+    ) -> list[tuple[Any, Callable[[], Any]]]:
+        """Each result and table the account sat at, its handle replaced: an UpdateItem
+        conditional on the text read (and, on its own, read again until it holds)."""
+        wanted = [_result_key_of(p) for p in pointers]
+        wanted += [table_key(p["sk"]["S"].split("#", 2)[2]) for p in pointers]
+        steps: list[tuple[Any, Callable[[], Any]]] = []
+        for stored in self._get_many(wanted):
+            attribute = "seats" if "seats" in stored else "result"
+            old = stored[attribute]["S"]
+            new = _renamed(account_id, attribute, old)
+            if new == old:
+                continue
+            where = {"pk": stored["pk"], "sk": stored["sk"]}
+            steps.append(
+                (
+                    self._rewrite(where, attribute, old, new),
+                    partial(self._rename, where, attribute, account_id),
+                )
+            )
+        return steps
+
+    def _rewrite(self, where: Item, attribute: str, old: str, new: str) -> Any:
+        return self._update(
+            where, f"SET #{attribute} = :new", f"#{attribute} = :old", new=new, old=old
+        )
+
+    def _rename(self, where: Item, attribute: str, account_id: str) -> None:
+        """One result or table renamed on its own: read, rewrite if the text is still as
+        read, again if another deletion rewrote it meanwhile."""
+        for _ in range(10):
+            stored = self._get(where)
+            if stored is None:
+                return
+            old = stored[attribute]["S"]
+            new = _renamed(account_id, attribute, old)
+            if new == old or self._alone(self._rewrite(where, attribute, old, new)):
+                return
+        raise LadderConflict("a shared result keeps changing")
 
     # ------------------------------------------------------------------ the AWS matcher's lease
 

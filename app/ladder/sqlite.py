@@ -212,8 +212,8 @@ class LadderSqlite:
             .execute(
                 "SELECT a.account_id, a.handle, a.handle_key, a.secret_hash, a.created_at,"
                 " a.state, a.pool, a.ticket, a.queued_at, a.table_id, a.bot, a.agent, a.fill_at"
-                " FROM ladder_secrets s"
-                " JOIN ladder_accounts a ON a.account_id = s.account_id WHERE s.secret_hash = ?",
+                " FROM ladder_secrets s JOIN ladder_accounts a ON a.account_id = s.account_id"
+                " WHERE s.secret_hash = ?",
                 (secret_hash,),
             )
             .fetchone()
@@ -690,8 +690,8 @@ class LadderSqlite:
                 ).fetchone()
                 if seats is not None:
                     kept = [
-                        [a, DELETED_HANDLE if a == account_id else h, p]
-                        for a, h, p in json.loads(seats[0])
+                        [a, DELETED_HANDLE if a == account_id else h, *rest]
+                        for a, h, *rest in json.loads(seats[0])
                     ]
                     conn.execute(
                         "UPDATE ladder_tables SET seats = ? WHERE table_id = ?",

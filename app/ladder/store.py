@@ -225,7 +225,7 @@ class LadderStore(Protocol):
 
     # ------------------------------------------------------------------ devices, passkeys,
     # deletion and board pages (added after the first release of this protocol; every store
-    # implements them: LadderSqlite, tests/support/ladder_memory.py)
+    # implements them: LadderSqlite, LadderDynamo, tests/support/ladder_memory.py)
 
     def add_secret(self, account_id: str, secret_hash: str, at: float) -> None:
         """One more secret (another device's) that opens the account; an account has the one

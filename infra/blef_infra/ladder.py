@@ -1,8 +1,10 @@
 """The ladder's DynamoDB table and its alarms (app/ladder/dynamo.py, docs/ladder-dynamodb.md).
 
-One on-demand table (``pk``/``sk``, identical to ``create_ladder_table``) with two sparse
-indexes: ``ladder-board`` (each pool's board, sharded, by ordinal) and ``ladder-open`` (the
-tables not yet settled, for the sweeper). The HTTP function and the clock's fire and sweeper
+One on-demand table (``pk``/``sk``, identical to ``create_ladder_table``) with three sparse
+indexes: ``ladder-board`` (each pool's board, sharded, by ordinal), ``ladder-open`` (the
+tables not yet settled, for the sweeper) and ``ladder-expiry`` (the passkey challenges by
+expiry, for their purge), and a time to live on ``expires`` (challenges DynamoDB removes
+itself). The HTTP function and the clock's fire and sweeper
 functions read and write it (granted by the stack); the alarms watch the ladder's business
 metrics (app/config/metrics.py).
 """
@@ -27,6 +29,8 @@ BOARD_INDEX: Final = "ladder-board"
 BOARD_PROJECTION: Final = ("account_id", "pool", "mu", "sigma", "games", "handle_key")
 """A board row without its item (app/ladder/dynamo.py ``BOARD_PROJECTION``)."""
 OPEN_INDEX: Final = "ladder-open"
+EXPIRY_INDEX: Final = "ladder-expiry"
+TTL_ATTRIBUTE: Final = "expires"
 ACTIONS: Final = (
     "dynamodb:GetItem",
     "dynamodb:BatchGetItem",
@@ -67,6 +71,7 @@ class Ladder(Construct):
             ),
             deletion_protection=settings.deletion_protection,
             removal_policy=settings.removal_policy,
+            time_to_live_attribute=TTL_ATTRIBUTE,
         )
         self.table.add_global_secondary_index(
             index_name=BOARD_INDEX,
@@ -79,6 +84,12 @@ class Ladder(Construct):
             index_name=OPEN_INDEX,
             partition_key=dynamodb.Attribute(name="open_pk", type=dynamodb.AttributeType.STRING),
             sort_key=dynamodb.Attribute(name="formed_at", type=dynamodb.AttributeType.NUMBER),
+            projection_type=dynamodb.ProjectionType.KEYS_ONLY,
+        )
+        self.table.add_global_secondary_index(
+            index_name=EXPIRY_INDEX,
+            partition_key=dynamodb.Attribute(name="expiry_pk", type=dynamodb.AttributeType.STRING),
+            sort_key=dynamodb.Attribute(name="expires_at", type=dynamodb.AttributeType.NUMBER),
             projection_type=dynamodb.ProjectionType.KEYS_ONLY,
         )
 

@@ -28,27 +28,37 @@ FIRE = "app.entrypoints.clock.fire"
 SWEEP = "app.entrypoints.clock.sweep"
 
 
-class _Stop(Exception):
-    pass
-
-
 @EVERY_ENVIRONMENT
-def test_the_ladders_table_has_exactly_the_keys_and_indexes_the_store_creates_locally(
+def test_the_ladders_table_has_exactly_the_keys_indexes_and_ttl_the_store_creates_locally(
     templates: Mapping[str, Template], env: str
 ) -> None:
     from app.ladder.dynamo import create_ladder_table
 
     class Recorder:
         request: dict[str, Any]
+        ttl: dict[str, Any]
 
         def create_table(self, **request: Any) -> None:
             self.request = request
-            raise _Stop
+
+        def get_waiter(self, name: str) -> Any:
+            class Waiter:
+                def wait(self, **_: Any) -> None:
+                    pass
+
+            return Waiter()
+
+        def describe_time_to_live(self, **_: Any) -> dict[str, Any]:
+            return {"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}
+
+        def update_time_to_live(self, **request: Any) -> None:
+            self.ttl = request["TimeToLiveSpecification"]
 
     recorder = Recorder()
-    with pytest.raises(_Stop):
-        create_ladder_table(recorder, "blef-ladder")
+    create_ladder_table(recorder, "blef-ladder")
     _, table = ladder_table(templates[env])
+    assert table["TimeToLiveSpecification"] == recorder.ttl
+    assert recorder.ttl == {"AttributeName": "expires", "Enabled": True}
     assert table["KeySchema"] == recorder.request["KeySchema"]
     assert table["GlobalSecondaryIndexes"] == recorder.request["GlobalSecondaryIndexes"]
     assert sorted(table["AttributeDefinitions"], key=str) == sorted(

@@ -322,7 +322,7 @@ def test_a_void_result_frees_the_table_and_rates_nobody(store: LadderStore) -> N
 
     assert store.result("t1") == void
     assert store.rating("acct001", POOL) is None
-    assert store.history("acct001", 5) == [void]  # sat at it, rated or not
+    assert store.history("acct001", 5) == [void], "a void game is in each seat's history"
     freed = store.account("acct002")
     assert freed is not None and freed.state == IDLE
     assert store.table("t1") == replace(table, state="settled")
@@ -444,23 +444,3 @@ def test_the_dynamodb_store_never_scans() -> None:
         assert guarded.calls["transact_write_items"] >= 6
         with pytest.raises(Scanned):
             NoScanClient(client).scan(TableName=store.table_name)
-
-
-def test_an_account_may_hold_several_secrets_on_dynamodb() -> None:
-    """Each secret is its own item (``SECRET#<hash>`` -> account): a second one, as a passkey
-    device would add, signs in to the same account, and is told back as the one used."""
-    with moto_ladder() as store:
-        (made,) = make(store, 1)
-        store.client.put_item(
-            TableName=store.table_name,
-            Item={
-                "pk": {"S": "SECRET#sha256:device2"},
-                "sk": {"S": "S"},
-                "account_id": {"S": made.account_id},
-            },
-        )
-
-        signed = store.account_by_secret("sha256:device2")
-
-        assert signed == replace(made, secret_hash="sha256:device2")
-        assert store.account_by_secret("sha256:secret1") == made
