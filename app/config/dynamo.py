@@ -9,7 +9,9 @@ botocore is imported by the callers, never here.
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -20,6 +22,67 @@ def number(value: int | float) -> str:
             raise ValueError(f"DynamoDB cannot store the number {value!r}")
         return repr(value)
     return str(int(value))
+
+
+def index(
+    name: str, hash_key: str, range_key: str, projected: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """A global secondary index on ``hash_key`` and ``range_key``, projecting the keys only,
+    or those and ``projected``."""
+    projection: dict[str, Any] = (
+        {"ProjectionType": "KEYS_ONLY"}
+        if projected is None
+        else {"ProjectionType": "INCLUDE", "NonKeyAttributes": list(projected)}
+    )
+    return {
+        "IndexName": name,
+        "KeySchema": [
+            {"AttributeName": hash_key, "KeyType": "HASH"},
+            {"AttributeName": range_key, "KeyType": "RANGE"},
+        ],
+        "Projection": projection,
+    }
+
+
+def create_table(
+    client: Any,
+    table_name: str,
+    *,
+    attributes: Mapping[str, str],
+    indexes: Sequence[dict[str, Any]],
+    ttl_attribute: str,
+) -> None:
+    """Create an on-demand table keyed on ``pk`` and ``sk`` (both strings) with ``indexes``
+    (their key ``attributes``: name -> ``S`` or ``N``), wait until it is active, and turn on
+    its time to live on ``ttl_attribute``. Safe to call when it exists already."""
+    # made already (by an earlier start, or a racing one): nothing to do
+    with contextlib.suppress(client.exceptions.ResourceInUseException):
+        client.create_table(
+            TableName=table_name,
+            AttributeDefinitions=[
+                {"AttributeName": name, "AttributeType": kind}
+                for name, kind in {"pk": "S", "sk": "S", **attributes}.items()
+            ],
+            KeySchema=[
+                {"AttributeName": "pk", "KeyType": "HASH"},
+                {"AttributeName": "sk", "KeyType": "RANGE"},
+            ],
+            GlobalSecondaryIndexes=list(indexes),
+            BillingMode="PAY_PER_REQUEST",
+        )
+    client.get_waiter("table_exists").wait(
+        TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 120}
+    )
+    ttl = client.describe_time_to_live(TableName=table_name).get("TimeToLiveDescription", {})
+    if ttl.get("AttributeName") == ttl_attribute and ttl.get("TimeToLiveStatus") in (
+        "ENABLED",
+        "ENABLING",
+    ):
+        return
+    client.update_time_to_live(
+        TableName=table_name,
+        TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl_attribute},
+    )
 
 
 def error_code(err: Any) -> str:

@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any, Final
 from botocore.exceptions import ClientError
 
 from app.config import aws
-from app.config.dynamo import collided, error_code, lost_race, number
+from app.config.dynamo import collided, create_table, index, lost_race, number
 from app.ladder.store import (
     DELETED_HANDLE,
     IDLE,
@@ -374,66 +374,24 @@ class _Lost(Exception):
 def create_ladder_table(client: Any, table_name: str) -> None:
     """Create the ladder's table with the schema above (on-demand) and wait until it is
     active; safe when it exists. The CDK stack makes the same (infra/blef_infra/ladder.py)."""
-    try:
-        client.create_table(
-            TableName=table_name,
-            AttributeDefinitions=[
-                {"AttributeName": "pk", "AttributeType": "S"},
-                {"AttributeName": "sk", "AttributeType": "S"},
-                {"AttributeName": "board_pk", "AttributeType": "S"},
-                {"AttributeName": "ordinal", "AttributeType": "N"},
-                {"AttributeName": "open_pk", "AttributeType": "S"},
-                {"AttributeName": "formed_at", "AttributeType": "N"},
-                {"AttributeName": "expiry_pk", "AttributeType": "S"},
-                {"AttributeName": "expires_at", "AttributeType": "N"},
-            ],
-            KeySchema=[
-                {"AttributeName": "pk", "KeyType": "HASH"},
-                {"AttributeName": "sk", "KeyType": "RANGE"},
-            ],
-            GlobalSecondaryIndexes=[
-                {
-                    "IndexName": BOARD_INDEX,
-                    "KeySchema": [
-                        {"AttributeName": "board_pk", "KeyType": "HASH"},
-                        {"AttributeName": "ordinal", "KeyType": "RANGE"},
-                    ],
-                    "Projection": {
-                        "ProjectionType": "INCLUDE",
-                        "NonKeyAttributes": BOARD_PROJECTION,
-                    },
-                },
-                {
-                    "IndexName": OPEN_INDEX,
-                    "KeySchema": [
-                        {"AttributeName": "open_pk", "KeyType": "HASH"},
-                        {"AttributeName": "formed_at", "KeyType": "RANGE"},
-                    ],
-                    "Projection": {"ProjectionType": "KEYS_ONLY"},
-                },
-                {
-                    "IndexName": EXPIRY_INDEX,
-                    "KeySchema": [
-                        {"AttributeName": "expiry_pk", "KeyType": "HASH"},
-                        {"AttributeName": "expires_at", "KeyType": "RANGE"},
-                    ],
-                    "Projection": {"ProjectionType": "KEYS_ONLY"},
-                },
-            ],
-            BillingMode="PAY_PER_REQUEST",
-        )
-    except ClientError as err:
-        if error_code(err) != "ResourceInUseException":
-            raise
-    client.get_waiter("table_exists").wait(
-        TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 120}
+    create_table(
+        client,
+        table_name,
+        attributes={
+            "board_pk": "S",
+            "ordinal": "N",
+            "open_pk": "S",
+            "formed_at": "N",
+            "expiry_pk": "S",
+            "expires_at": "N",
+        },
+        indexes=[
+            index(BOARD_INDEX, "board_pk", "ordinal", BOARD_PROJECTION),
+            index(OPEN_INDEX, "open_pk", "formed_at"),
+            index(EXPIRY_INDEX, "expiry_pk", "expires_at"),
+        ],
+        ttl_attribute=TTL_ATTRIBUTE,
     )
-    ttl = client.describe_time_to_live(TableName=table_name)["TimeToLiveDescription"]
-    if ttl.get("TimeToLiveStatus") not in {"ENABLED", "ENABLING"}:
-        client.update_time_to_live(
-            TableName=table_name,
-            TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
-        )
 
 
 BOARD_PROJECTION: Final = ["account_id", "pool", "mu", "sigma", "games", "handle_key"]

@@ -123,3 +123,32 @@ def logical_id_with_prefix(template: Template, prefix: str) -> str:
     """The one resource whose logical id is ``prefix`` and CDK's 8-character hash."""
     (found,) = [k for k in template.to_json()["Resources"] if k[:-8] == prefix]
     return str(found)
+
+
+class TableRecorder:
+    """A DynamoDB client that records what ``create_table`` (app/config/dynamo.py) asks for:
+    the table's request and its time to live, the table at once active."""
+
+    class exceptions:  # noqa: N801 (as a boto3 client spells its modeled errors)
+        class ResourceInUseException(Exception):
+            pass
+
+    def __init__(self) -> None:
+        self.request: dict[str, Any] = {}
+        self.ttl: dict[str, Any] = {}
+
+    def create_table(self, **request: Any) -> None:
+        self.request = request
+
+    def get_waiter(self, name: str) -> Any:
+        class Waiter:
+            def wait(self, **_: Any) -> None:
+                pass
+
+        return Waiter()
+
+    def describe_time_to_live(self, **_: Any) -> dict[str, Any]:
+        return {"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}
+
+    def update_time_to_live(self, **request: Any) -> None:
+        self.ttl = request["TimeToLiveSpecification"]

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.infra.helpers import properties
+from tests.infra.helpers import TableRecorder, properties
 
 if TYPE_CHECKING:
     from aws_cdk.assertions import Template
@@ -78,28 +78,15 @@ def test_the_stacks_table_has_exactly_the_keys_and_indexes_the_store_creates_loc
 ) -> None:
     from app.store.dynamo.store import create_table
 
-    class Recorder:
-        """Takes create_table's request, then stops it (no waiting for a table)."""
-
-        request: dict[str, Any]
-
-        def create_table(self, **request: Any) -> None:
-            self.request = request
-            raise _Stop
-
-    recorder = Recorder()
-    with pytest.raises(_Stop):
-        create_table(recorder, "blef-games")
+    recorder = TableRecorder()
+    create_table(recorder, "blef-games")
     table = properties(templates[env], "AWS::DynamoDB::Table")
+    assert table["TimeToLiveSpecification"] == recorder.ttl
     assert table["KeySchema"] == recorder.request["KeySchema"]
     assert table["GlobalSecondaryIndexes"] == recorder.request["GlobalSecondaryIndexes"]
     assert sorted(table["AttributeDefinitions"], key=str) == sorted(
         recorder.request["AttributeDefinitions"], key=str
     )
-
-
-class _Stop(Exception):
-    pass
 
 
 @EVERY_ENVIRONMENT

@@ -5,11 +5,12 @@ and the alarms on the ladder's metrics."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.infra.helpers import (
+    TableRecorder,
     as_list,
     function_with_handler,
     ladder_table,
@@ -34,27 +35,7 @@ def test_the_ladders_table_has_exactly_the_keys_indexes_and_ttl_the_store_create
 ) -> None:
     from app.ladder.dynamo import create_ladder_table
 
-    class Recorder:
-        request: dict[str, Any]
-        ttl: dict[str, Any]
-
-        def create_table(self, **request: Any) -> None:
-            self.request = request
-
-        def get_waiter(self, name: str) -> Any:
-            class Waiter:
-                def wait(self, **_: Any) -> None:
-                    pass
-
-            return Waiter()
-
-        def describe_time_to_live(self, **_: Any) -> dict[str, Any]:
-            return {"TimeToLiveDescription": {"TimeToLiveStatus": "DISABLED"}}
-
-        def update_time_to_live(self, **request: Any) -> None:
-            self.ttl = request["TimeToLiveSpecification"]
-
-    recorder = Recorder()
+    recorder = TableRecorder()
     create_ladder_table(recorder, "blef-ladder")
     _, table = ladder_table(templates[env])
     assert table["TimeToLiveSpecification"] == recorder.ttl

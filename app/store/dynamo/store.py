@@ -50,9 +50,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import ClientError
 
-from app.config import aws
+from app.config import aws, dynamo
 from app.config.dynamo import collided as _collided
-from app.config.dynamo import error_code as _error_code
 from app.config.dynamo import lost_race as _lost_race
 from app.config.dynamo import number as _number
 from app.store.base import (
@@ -114,62 +113,17 @@ def _dumps(value: Any) -> str:
 def create_table(client: DynamoDBClient | Any, table_name: str) -> None:
     """Create the games table with the schema above (on-demand billing, TTL on
     ``expires_at``) and wait until it is active. Safe to call when it already exists."""
-    try:
-        client.create_table(
-            TableName=table_name,
-            AttributeDefinitions=[
-                {"AttributeName": "pk", "AttributeType": "S"},
-                {"AttributeName": "sk", "AttributeType": "S"},
-                {"AttributeName": "list_pk", "AttributeType": "S"},
-                {"AttributeName": "last_modified", "AttributeType": "N"},
-                {"AttributeName": "due_pk", "AttributeType": "S"},
-                {"AttributeName": "due_at", "AttributeType": "N"},
-            ],
-            KeySchema=[
-                {"AttributeName": "pk", "KeyType": "HASH"},
-                {"AttributeName": "sk", "KeyType": "RANGE"},
-            ],
-            GlobalSecondaryIndexes=[
-                {
-                    "IndexName": PUBLIC_INDEX,
-                    "KeySchema": [
-                        {"AttributeName": "list_pk", "KeyType": "HASH"},
-                        {"AttributeName": "last_modified", "KeyType": "RANGE"},
-                    ],
-                    "Projection": {
-                        "ProjectionType": "INCLUDE",
-                        "NonKeyAttributes": ["game_uuid", "room", "nicknames"],
-                    },
-                },
-                {
-                    "IndexName": DUE_INDEX,
-                    "KeySchema": [
-                        {"AttributeName": "due_pk", "KeyType": "HASH"},
-                        {"AttributeName": "due_at", "KeyType": "RANGE"},
-                    ],
-                    "Projection": {
-                        "ProjectionType": "INCLUDE",
-                        "NonKeyAttributes": ["game_uuid", "version"],
-                    },
-                },
-            ],
-            BillingMode="PAY_PER_REQUEST",
-        )
-    except ClientError as err:
-        if _error_code(err) != "ResourceInUseException":
-            raise
-    client.get_waiter("table_exists").wait(
-        TableName=table_name, WaiterConfig={"Delay": 1, "MaxAttempts": 120}
-    )
-    ttl = client.describe_time_to_live(TableName=table_name).get("TimeToLiveDescription", {})
-    if ttl.get("AttributeName") == TTL_ATTRIBUTE and ttl.get("TimeToLiveStatus") in (
-        "ENABLED",
-        "ENABLING",
-    ):
-        return
-    client.update_time_to_live(
-        TableName=table_name,
-        TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
+    dynamo.create_table(
+        client,
+        table_name,
+        attributes={"list_pk": "S", "last_modified": "N", "due_pk": "S", "due_at": "N"},
+        indexes=[
+            dynamo.index(
+                PUBLIC_INDEX, "list_pk", "last_modified", ["game_uuid", "room", "nicknames"]
+            ),
+            dynamo.index(DUE_INDEX, "due_pk", "due_at", ["game_uuid", "version"]),
+        ],
+        ttl_attribute=TTL_ATTRIBUTE,
     )
 
 
