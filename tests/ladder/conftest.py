@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from app.api.main import create_app
 from app.config.settings import Settings
 from app.ladder.service import Ladder
 from app.ladder.sqlite import LadderSqlite
@@ -19,6 +20,7 @@ from tests.support.clock import FakeClock
 from tests.support.ladder_dynamo import moto_ladder
 from tests.support.ladder_memory import LadderMemory
 from tests.support.memory_store import MemoryStore
+from tests.support.served import served
 
 
 @pytest.fixture
@@ -51,3 +53,13 @@ def ladder(ladder_store: LadderStore, games: GameService, fake: FakeClock) -> La
     ladder = Ladder(ladder_store, games, clock=fake)
     games.subscribe(ladder.notice)
     return ladder
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, Ladder]]:
+    """``blef serve``'s app on 127.0.0.1 with its clock thread (so the matcher runs): its
+    address and its ladder."""
+    settings = Settings(db_path=tmp_path / "blef.db", run_clock=True, ai_think_seconds=0)
+    app = create_app(settings)
+    with served(app) as address:
+        yield f"http://{address}", app.state.ladder.get()

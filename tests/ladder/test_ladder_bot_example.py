@@ -15,18 +15,13 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from app.api.main import create_app
-from app.config.settings import Settings
 from app.ladder.service import Ladder
 from tests.ladder.recompute import assert_ratings_recomputed
-from tests.support.served import served
 
 ROOT = Path(__file__).resolve().parents[2]
 POOL = "standard-2"
@@ -40,14 +35,6 @@ def example_bot() -> str:
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match is not None, "no code block under 'A complete ladder bot'"
     return match.group(1)
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Ladder]]:
-    settings = Settings(db_path=tmp_path / "blef.db", run_clock=True, ai_think_seconds=0)
-    app = create_app(settings)
-    with served(app) as address:
-        yield f"http://{address}", app.state.ladder.get()
 
 
 class Person:

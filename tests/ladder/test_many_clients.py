@@ -12,31 +12,17 @@ import itertools
 import random
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from app.api.main import create_app
-from app.config.settings import Settings
 from app.ladder.pools import BY_NAME
 from app.ladder.service import Ladder, pick_table
 from tests.ladder.recompute import assert_ratings_recomputed
-from tests.support.served import served
 
 ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
 PER_ADDRESS = 4
 SESSIONS = 3
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Ladder]]:
-    settings = Settings(db_path=tmp_path / "blef.db", run_clock=True, ai_think_seconds=0)
-    app = create_app(settings)
-    with served(app) as address:
-        yield f"http://{address}", app.state.ladder.get()
 
 
 def client(base: str, address: str, index: int, errors: list[str]) -> None:
