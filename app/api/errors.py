@@ -41,6 +41,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     ladder.AccountBusy: 409,
     rules.AlreadyOut: 409,
     service.TooManyReactions: 429,
+    ladder.TooManyAccounts: 429,
     service.ConflictError: 409,
     service.GameNotFinished: 409,
     service.GameGone: 410,
@@ -104,7 +105,7 @@ def install(app: FastAPI) -> None:
             )
         if status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
-        if isinstance(exc, service.TooManyReactions):
+        if isinstance(exc, service.TooManyReactions | ladder.TooManyAccounts):
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
 

@@ -149,6 +149,10 @@ def passkey_key(credential_id: str) -> Item:
     return key(f"PASSKEY#{credential_id}", "K")
 
 
+def allowance_key(allowance: str, window: int) -> Item:
+    return key(f"ALLOW#{allowance}", f"W#{window}")
+
+
 def challenge_key(challenge: str) -> Item:
     return key(f"CHALLENGE#{challenge}", "C")
 
@@ -1449,6 +1453,25 @@ class LadderDynamo:
                 return False
             raise
         return True
+
+    # ------------------------------------------------------------------ allowances
+
+    def take_allowance(
+        self, key: str, window: int, limit: int, *, now: float, expires_at: float
+    ) -> bool:
+        """One UpdateItem of the allowance's counter, ``ADD`` one unless it has reached the
+        limit (a condition, so racing takers never pass it); DynamoDB's time to live removes
+        it after ``expires_at``."""
+        return self._alone(
+            self._update(
+                allowance_key(key, window),
+                "ADD #used :one SET #expires = :expires",
+                "attribute_not_exists(#used) OR #used < :limit",
+                one=1,
+                limit=limit,
+                expires=int(expires_at) + 1,
+            )
+        )
 
 
 __all__ = ["LadderDynamo", "create_ladder_table"]

@@ -166,3 +166,15 @@ class InvalidCursor(InvalidParameter):
     """An events cursor this service did not give (HTTP 400)."""
 
     code = "invalid_cursor"
+
+
+class TooManyAccounts(ServiceError):
+    """Accounts made from one address past the deployment-wide allowance (HTTP 429, with
+    ``Retry-After``)."""
+
+    code = "too_many_accounts"
+    default_message = "Too many accounts made from your address lately; try again later"
+
+    def __init__(self, message: str | None = None, *, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

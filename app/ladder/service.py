@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import math
 import secrets
 import threading
 import time
@@ -31,6 +32,7 @@ from app.ladder.errors import (
     BotsCannotFill,
     CannotBecomeBot,
     HandleTaken,
+    TooManyAccounts,
     UnknownAccount,
     UnknownHandle,
 )
@@ -74,6 +76,10 @@ BOARD_MAX: Final = 100
 BOARD_OFFSET_MAX: Final = 1_000_000
 """The furthest a board page may start (past the end, a page is empty)."""
 RECENT_GAMES: Final = 20
+ACCOUNTS_PER_ADDRESS: Final = 20
+"""Accounts one client address may make in an hour, across every process (each process also
+keeps its own tighter bucket: app/api/fairness.py): an account is a row kept for good."""
+ALLOWANCE_SECONDS: Final = 3600
 SWEEP_SECONDS: Final = 30.0
 """How often the clock looks at every open table (a settlement lost to a crash)."""
 FORMING_STALE_SECONDS: Final = 120.0
@@ -147,12 +153,16 @@ class Ladder:
 
     # ------------------------------------------------------------------ accounts
 
-    def create_account(self, handle: object) -> Body:
+    def create_account(self, handle: object, address: str | None = None) -> Body:
         """A new account with ``handle`` (the nickname rules, polite): its id, its handle and
-        its secret, which is told this once and stored only as a hash."""
+        its secret, which is told this once and stored only as a hash. With the client's
+        ``address``, at most :data:`ACCOUNTS_PER_ADDRESS` accounts an hour from it, counted
+        in the store so that every process and Lambda instance shares the count (429)."""
         name = _handle(handle)
         refuse_profane(name)
         bots.refuse_reserved(name)
+        if address is not None:
+            self._take_account_allowance(address)
         secret = self._new_secret()
         account = Account(
             account_id=self._new_id(),
@@ -167,6 +177,16 @@ class Ladder:
             raise HandleTaken("handle", name, "This handle is taken; choose another") from None
         log.info("account_created")
         return {"account_id": account.account_id, "handle": name, "secret": secret}
+
+    def _take_account_allowance(self, address: str) -> None:
+        now = self.now
+        hour = int(now // ALLOWANCE_SECONDS)
+        ends = (hour + 1) * ALLOWANCE_SECONDS
+        if not self.store.take_allowance(
+            f"accounts/{address}", hour, ACCOUNTS_PER_ADDRESS, now=now, expires_at=ends
+        ):
+            log.info("account_allowance_spent")
+            raise TooManyAccounts(retry_after=max(1, math.ceil(ends - now)))
 
     def authenticate(self, secret: str | None) -> Account:
         """The account ``secret`` belongs to: 401 without one, 401 for one that names none."""

@@ -101,6 +101,14 @@ CREATE TABLE IF NOT EXISTS ladder_secrets (
     created_at  REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS ladder_secrets_of ON ladder_secrets (account_id);
+CREATE TABLE IF NOT EXISTS ladder_allowances (
+    key        TEXT NOT NULL,
+    window     INTEGER NOT NULL,
+    used       INTEGER NOT NULL,
+    expires_at REAL NOT NULL,
+    PRIMARY KEY (key, window)
+);
+CREATE INDEX IF NOT EXISTS ladder_allowances_expiry ON ladder_allowances (expires_at);
 """
 """Every secret that opens an account (one per device). Made with its first rows copied from
 ``ladder_accounts.secret_hash`` (a file from before several secrets), once: in the same
@@ -698,6 +706,27 @@ class LadderSqlite:
                         (json.dumps(kept), table_id),
                     )
             conn.execute("DELETE FROM ladder_history WHERE account_id = ?", (account_id,))
+
+    # ------------------------------------------------------------------ allowances
+
+    def take_allowance(
+        self, key: str, window: int, limit: int, *, now: float, expires_at: float
+    ) -> bool:
+        with self._write() as conn:
+            # Counts whose time is over go as new ones are taken (an indexed range).
+            conn.execute("DELETE FROM ladder_allowances WHERE expires_at < ?", (now,))
+            row = conn.execute(
+                "SELECT used FROM ladder_allowances WHERE key = ? AND window = ?",
+                (key, window),
+            ).fetchone()
+            if row is not None and int(row[0]) >= limit:
+                return False
+            conn.execute(
+                "INSERT INTO ladder_allowances (key, window, used, expires_at)"
+                " VALUES (?, ?, 1, ?) ON CONFLICT (key, window) DO UPDATE SET used = used + 1",
+                (key, window, expires_at),
+            )
+            return True
 
 
 def _change_row(change: Change) -> list[Any]:

@@ -299,3 +299,16 @@ class LadderStore(Protocol):
 
     def games_together(self, first: str, second: str, since: float) -> int:
         """How many settled tables both accounts sat at, settled at ``since`` or later."""
+
+    # ------------------------------------------------------------------------------------
+    # Allowances shared by every process (a limit per client address that holds across
+    # ``blef serve`` processes and Lambda instances alike, where a token bucket in one
+    # process's memory cannot).
+
+    def take_allowance(
+        self, key: str, window: int, limit: int, *, now: float, expires_at: float
+    ) -> bool:
+        """Count one more use of ``key`` in ``window`` (a number naming a span of time) and
+        True, unless it has had ``limit`` uses there already: then False, nothing counted.
+        Atomic: racing takers never count past ``limit``. The count may be forgotten after
+        ``expires_at``; counts forgotten by ``now`` may go."""

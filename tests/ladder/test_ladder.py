@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 
 from app.config.settings import Settings
 from app.ladder import rating as model
-from app.ladder.errors import AlreadyAtTable, HandleTaken, UnknownAccount, UnknownPool
+from app.ladder.errors import (
+    AlreadyAtTable,
+    HandleTaken,
+    TooManyAccounts,
+    UnknownAccount,
+    UnknownPool,
+)
 from app.ladder.service import Ladder, secret_hash
 from app.ladder.sqlite import LadderSqlite
 from app.ladder.store import LadderStore, Rating
@@ -330,3 +336,18 @@ def test_the_board_and_a_profile_show_handles_ratings_and_games_but_no_secret(
 def test_a_board_limit_out_of_bounds_is_refused(ladder: Ladder, limit: object) -> None:
     with pytest.raises(InvalidParameter):
         ladder.leaderboard(TWO, limit, None)
+
+
+def test_an_address_makes_twenty_accounts_an_hour_and_is_told_when_it_may_again(
+    ladder: Ladder, fake: FakeClock
+) -> None:
+    fake.advance(3600 - fake.now % 3600 + 600)  # ten minutes into an hour
+    for i in range(20):
+        ladder.create_account(f"Batch{i}", address="192.0.2.1")
+    with pytest.raises(TooManyAccounts) as refused:
+        ladder.create_account("Batch20", address="192.0.2.1")
+    assert refused.value.retry_after == 3000
+    assert ladder.store.account_by_handle("batch20") is None
+    ladder.create_account("Elsewhere", address="192.0.2.2")
+    fake.advance(3000)
+    ladder.create_account("Batch20", address="192.0.2.1")

@@ -180,3 +180,30 @@ def _play_eight_tables(http: TestClient) -> None:
         assert results[winner]["last_result"]["place"] == 1
         assert results[loser]["last_result"]["place"] == 2
     assert len(seatings) == 2
+
+
+def test_account_making_is_limited_per_address_across_every_server_process(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one store (two ``blef serve`` processes, or two Lambda instances),
+    their own per-process buckets turned off: one address gets 20 accounts an hour between
+    them, whichever it asks; another address is untouched; the refusal says when to come
+    back."""
+    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, rate_limit_burst=0)
+    attacker = ("203.0.113.7", 40000)
+    with (
+        TestClient(create_app(settings), client=attacker) as first,
+        TestClient(create_app(settings), client=attacker) as second,
+        TestClient(create_app(settings), client=("198.51.100.2", 40000)) as bystander,
+    ):
+        made = [
+            (first if i % 2 else second).post("/ladder/accounts", json={"handle": f"Flood{i}"})
+            for i in range(24)
+        ]
+        assert [r.status_code for r in made] == [201] * 20 + [429] * 4
+        refused = made[-1]
+        assert refused.json()["code"] == "too_many_accounts"
+        assert 1 <= int(refused.headers["Retry-After"]) <= 3600
+        assert bystander.post("/ladder/accounts", json={"handle": "Bystander"}).status_code == 201
+        # A refused request made nothing: its handle is still free for the bystander.
+        assert bystander.post("/ladder/accounts", json={"handle": "Flood23"}).status_code == 201

@@ -79,6 +79,37 @@ def client(base: str, address: str, index: int, errors: list[str]) -> None:
         http.close()
 
 
+def alone_with_computers(base: str) -> str:
+    """A person from another address queues alone in the many-player pool, letting
+    computer levels fill the table at once, and resigns when first to move; the game."""
+    with httpx.Client(
+        base_url=base, transport=httpx.HTTPTransport(local_address="127.0.0.9"), timeout=40
+    ) as http:
+        made = http.post("/ladder/accounts", json={"handle": "Samotna"}).json()
+        me = {"Authorization": f"Bearer {made['secret']}"}
+        cursor = http.get("/ladder/events?wait=0", headers=me).json()["cursor"]
+        joined = http.post(
+            "/ladder/queue", json={"pool": "standard-3-8", "fill_after": 0}, headers=me
+        )
+        assert joined.status_code == 200, joined.text
+        game = None
+        for _ in range(40):
+            answer = http.get(
+                "/ladder/events", params={"after": cursor, "wait": 3}, headers=me
+            ).json()
+            cursor = answer["cursor"]
+            for event in answer["events"]:
+                if event["type"] == "game_started":
+                    game = event["game_uuid"]
+                elif event["type"] == "your_turn":
+                    seat = {"Authorization": f"Bearer {event['player_uuid']}"}
+                    http.post(f"/games/{event['game_uuid']}/resign", headers=seat)
+                elif event["type"] == "game_over":
+                    assert game is not None
+                    return game
+        raise AssertionError("the person alone was never seated with computers, or never told")
+
+
 def test_many_people_and_bots_from_several_addresses_are_seated_once_and_rated_once(
     server: tuple[str, Ladder],
 ) -> None:
@@ -95,6 +126,9 @@ def test_many_people_and_bots_from_several_addresses_are_seated_once_and_rated_o
         thread.join(300)
     assert errors == []
     assert not any(t.is_alive() for t in threads)
+    # Whatever the race gave, a person left alone who lets computers fill at once is seated
+    # with them, plays it out, and is rated with them.
+    filled = alone_with_computers(base)
     deadline = time.monotonic() + 60
     while ladder.store.open_tables() and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -121,6 +155,11 @@ def test_many_people_and_bots_from_several_addresses_are_seated_once_and_rated_o
         assert_ratings_recomputed(store, pool)
         assert pick_table(store.waiting(pool), BY_NAME[pool], ladder.now) is None
     assert tables >= 4
+    (last,) = [r for r in store.results("standard-3-8") if r.game_uuid == filled]
+    table = store.table(last.table_id)
+    assert table is not None
+    assert sum(seat.ai_nickname is not None for seat in table.seats) == 2
+    assert len(last.changes) == 3  # the person and both levels, rated
     for account_id, seen in spans.items():
         seen.sort()
         for (_, ended), (started, _) in itertools.pairwise(seen):

@@ -5,6 +5,7 @@ racer would (stale tickets, second settlements, ratings that moved on)."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -444,3 +445,34 @@ def test_the_dynamodb_store_never_scans() -> None:
         assert guarded.calls["transact_write_items"] >= 6
         with pytest.raises(Scanned):
             NoScanClient(client).scan(TableName=store.table_name)
+
+
+# ---------------------------------------------------------------------- allowances
+
+
+def test_an_allowance_counts_up_to_its_limit_per_key_and_window(store: LadderStore) -> None:
+    def take(key: str, window: int) -> bool:
+        return store.take_allowance(key, window, 3, now=T0, expires_at=T0 + 3600)
+
+    assert [take("accounts/10.0.0.1", 7) for _ in range(5)] == [True, True, True, False, False]
+    assert take("accounts/10.0.0.2", 7)  # another address: its own count
+    assert take("accounts/10.0.0.1", 8)  # the next window: a new count
+
+
+def test_racing_takers_never_count_past_the_limit(store: LadderStore) -> None:
+    taken: list[bool] = []
+    lock = threading.Lock()
+
+    def taker() -> None:
+        for _ in range(5):
+            got = store.take_allowance("accounts/10.0.0.9", 1, 7, now=T0, expires_at=T0 + 60)
+            with lock:
+                taken.append(got)
+
+    threads = [threading.Thread(target=taker) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert taken.count(True) == 7
+    assert len(taken) == 20

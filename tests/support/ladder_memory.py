@@ -36,6 +36,7 @@ class LadderMemory:
         self._passkeys: dict[str, Passkey] = {}
         self._challenges: dict[str, Challenge] = {}
         self._deleted: set[str] = set()
+        self._allowances: dict[tuple[str, int], int] = {}
         self._history: dict[str, list[Result]] = {}
         """Every settled table each account sat at (rated for it or not), oldest first."""
 
@@ -332,3 +333,15 @@ class LadderMemory:
             return sum(
                 1 for r in self._history.get(first, []) if id(r) in theirs and r.settled_at >= since
             )
+
+    # ------------------------------------------------------------------ allowances
+
+    def take_allowance(
+        self, key: str, window: int, limit: int, *, now: float, expires_at: float
+    ) -> bool:
+        with self._lock:
+            used = self._allowances.get((key, window), 0)
+            if used >= limit:
+                return False
+            self._allowances[(key, window)] = used + 1
+            return True

@@ -263,7 +263,7 @@ test("the ladder's codes have words, and the waiting line counts seconds", () =>
   for (const code of ["unknown_account", "handle_taken", "unknown_pool", "unknown_handle", "already_at_table", "ladder_unavailable", "rate_limited",
     "passkeys_unavailable", "passkey_refused", "passkey_malformed", "challenge_unknown", "challenge_expired", "wrong_origin", "unknown_passkey",
     "passkey_not_verified", "passkey_counter", "passkey_exists", "last_way_in", "account_busy", "reserved_handle", "cannot_become_bot",
-    "bots_cannot_fill", "invalid_cursor"])
+    "bots_cannot_fill", "invalid_cursor", "too_many_accounts"])
     assert.ok(ERROR_CODES.includes(code), code);
   assert.equal(waitingLine(1.4), "Waited 1 second so far for players near your level.");
   assert.equal(waitingLine(12.9), "Waited 12 seconds so far for players near your level.");

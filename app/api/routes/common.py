@@ -18,8 +18,8 @@ _DESCRIPTIONS = {
     410: "A keyed create retried after the game it made expired (`game_gone`)",
     413: "Request body too large",
     422: "Idempotency-Key reused for a different request",
-    429: "Past a limit of the client's address (`rate_limited`, `too_many_in_flight`);"
-    " see `Retry-After`",
+    429: "Past a limit of the client's address (`rate_limited`, `too_many_in_flight`,"
+    " `too_many_accounts`); see `Retry-After`",
     503: "Not available on this deployment (see `code`)",
 }
 

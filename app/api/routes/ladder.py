@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from app.api.blocking import BlockingRoute, run_blocking
 from app.api.deps import LadderProvider
+from app.api.fairness import client_address
 from app.api.routes.common import Body, errors, join_errors
 from app.service.errors import InvalidParameter
 
@@ -254,8 +255,8 @@ def pools() -> list[Body]:
     responses=join_errors(400, 409, 413),
     summary="Make an account: a handle, no e-mail; answers its secret once",
 )
-def create_account(body: AccountRequest, ladder: LadderDep) -> Body:
-    return ladder.create_account(body.handle)
+def create_account(body: AccountRequest, ladder: LadderDep, request: Request) -> Body:
+    return ladder.create_account(body.handle, client_address(request.scope))
 
 
 @router.get("/me", response_model=Me, responses=READ, summary="The account your secret names")
