@@ -225,13 +225,19 @@ def _int_schema(low: int, high: int) -> WithJsonSchema:
     return WithJsonSchema({"type": "integer", "minimum": low, "maximum": high})
 
 
-_Team = Annotated[Any, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 8})]
+_Team = Annotated[
+    Any,
+    WithJsonSchema({"anyOf": [{"type": "integer", "minimum": 0, "maximum": 8}, {"type": "null"}]}),
+]
+"""A team, 1 to 8; 0 or null: on one's own (as the service reads them)."""
+_NullableText = Annotated[Any, WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "null"}]})]
+"""A string, or null for the same as leaving it out (create reads a null as absent)."""
 
 
 class JoinRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     nickname: _Text = None
-    team: _Team = Field(default=None, description="Your team, 1..8; absent: on your own")
+    team: _Team = Field(default=None, description="Your team, 1..8; absent, 0 or null: on your own")
 
 
 class CreateRequest(BaseModel):
@@ -239,15 +245,15 @@ class CreateRequest(BaseModel):
     rematch (the next game of that table)."""
 
     model_config = ConfigDict(extra="forbid")
-    nickname: _Text = None
+    nickname: _NullableText = None
     team: _Team = None
-    previous_game_uuid: _Text = None
-    previous_player_uuid: _Text = None
+    previous_game_uuid: _NullableText = None
+    previous_player_uuid: _NullableText = None
 
 
 class TeamRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    team: _Team = Field(default=None, description="1..8; null: on their own")
+    team: _Team = Field(default=None, description="1..8; 0 or null: on their own")
     nickname: _Text = Field(default=None, description="Whom to move (the admin); absent: you")
 
 

@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
+
 from benchmarks.load import Server
 from engine.sets import table_for
 from tests.web.pages import axe_violations, create_and_join, join, seat, state, with_axe
@@ -29,13 +31,18 @@ def _until(condition: Any, seconds: float = 20) -> None:
 
 
 def _my_move(page: Any) -> str | None:
-    """Bet the lowest offered bet when the round has none yet, else check; what was done."""
-    if page.locator("#check-button").is_visible():
-        page.locator("#check-button").click()
-        return "check"
-    if page.locator("#bet-button").is_visible():
-        page.locator("#bet-button").click()
-        return "bet"
+    """Bet the lowest offered bet when the round has none yet, else check; what was done.
+    Nothing when the round ends first (its reveal then covers the buttons: the caller sees
+    the reveal and stops)."""
+    for name, button in (("check", "#check-button"), ("bet", "#bet-button")):
+        if page.locator(button).is_visible():
+            try:
+                page.locator(button).click(timeout=3000)
+            except PlaywrightError:
+                if page.locator("#reveal").is_visible():
+                    return None
+                raise
+            return name
     return None
 
 
