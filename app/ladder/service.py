@@ -73,7 +73,7 @@ WINDOW_PER_SECOND: Final = 0.1
 past the whole scale, so that anyone is eventually matched)."""
 BOARD_DEFAULT: Final = 20
 BOARD_MAX: Final = 100
-BOARD_OFFSET_MAX: Final = 1_000_000
+BOARD_OFFSET_MAX: Final = 10_000
 """The furthest a board page may start (past the end, a page is empty)."""
 RECENT_GAMES: Final = 20
 ACCOUNTS_PER_ADDRESS: Final = 20
@@ -520,7 +520,7 @@ class Ladder:
                 }
             )
         body: Body = {"pool": pool.name, "title": pool.title, "offset": start, "players": rows}
-        if len(page) > count:
+        if len(page) > count and start + count <= BOARD_OFFSET_MAX:
             body["next_offset"] = start + count
         if secret is not None:
             account = self.authenticate(secret)

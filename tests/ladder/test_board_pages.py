@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.config.settings import Settings
+from app.ladder import service
 from app.ladder.service import Ladder
 from app.ladder.store import LadderStore
 from app.service import GameService
@@ -67,7 +68,7 @@ def test_a_board_of_more_than_a_hundred_is_read_in_pages_of_a_hundred(ladder: La
     assert [(r["rank"], r["handle"]) for r in every_page(ladder, 100)] == expected(scores)
 
 
-@pytest.mark.parametrize("offset", [-1, 1_000_001, 1.5, "3", True, [0]])
+@pytest.mark.parametrize("offset", [-1, 10_001, 1.5, "3", True, [0]])
 def test_an_offset_out_of_bounds_or_not_an_integer_is_refused_naming_offset(
     ladder: Ladder, offset: object
 ) -> None:
@@ -87,3 +88,16 @@ def test_any_board_read_in_pages_of_any_size_is_the_whole_board_ranked_once(
     ladder = Ladder(LadderMemory(), games, clock=fake)
     board(ladder.store, scores)
     assert [(r["rank"], r["handle"]) for r in every_page(ladder, size)] == expected(scores)
+
+
+def test_no_page_is_offered_past_the_deepest_a_board_may_be_read(
+    ladder: Ladder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(service, "BOARD_OFFSET_MAX", 2)  # a board deeper than may be read
+    board(ladder.store, [9, 8, 7, 6, 5])
+    assert ladder.leaderboard(POOL, 1, None, 1)["next_offset"] == 2
+    deepest = ladder.leaderboard(POOL, 1, None, 2)
+    assert [r["handle"] for r in deepest["players"]] == ["P002"]
+    assert "next_offset" not in deepest  # rows remain, but no page past the deepest
+    with pytest.raises(InvalidParameter):
+        ladder.leaderboard(POOL, 1, None, 3)

@@ -82,7 +82,7 @@ def test_a_player_makes_an_account_plays_now_and_sees_the_rating_change(
         ("get", "/ladder/leaderboard/standard-2?offset=x", None, {}, 400, "invalid_request"),
         (
             "get",
-            "/ladder/leaderboard/standard-2?offset=1000001",
+            "/ladder/leaderboard/standard-2?offset=10001",
             None,
             {},
             400,

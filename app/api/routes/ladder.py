@@ -311,7 +311,7 @@ def leaderboard(
     limit: Annotated[int | None, Query(ge=1, le=100, description="How many (20)")] = None,
     offset: Annotated[
         int | None,
-        Query(ge=0, le=1_000_000, description="The row to start at, 0 the best (0)"),
+        Query(ge=0, le=10_000, description="The row to start at, 0 the best (0)"),
     ] = None,
 ) -> Body:
     return ladder.leaderboard(pool, limit, secret, offset)
