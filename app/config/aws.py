@@ -4,6 +4,7 @@ pool sized for the threads that share the client. boto3 is imported when a clien
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 
@@ -28,3 +29,51 @@ def client(
             read_timeout=5,
         ),
     )
+
+
+class LazyClient:
+    """A client made on first use (never at import or construction: cold start), once,
+    whichever thread asks first; or the one given, as tests give theirs."""
+
+    def __init__(
+        self,
+        service: str,
+        *,
+        given: Any = None,
+        endpoint_url: str | None = None,
+        region_name: str | None = None,
+    ) -> None:
+        self._service = service
+        self._client = given
+        self._owned = given is None
+        self._endpoint_url = endpoint_url
+        self._region_name = region_name
+        self._lock = threading.Lock()
+
+    @property
+    def made(self) -> bool:
+        """Whether a client is there now (made, or given)."""
+        return self._client is not None
+
+    def get(self) -> Any:
+        made = self._client
+        if made is None:
+            with self._lock:
+                made = self._client
+                if made is None:
+                    made = client(
+                        self._service,
+                        endpoint_url=self._endpoint_url,
+                        region_name=self._region_name,
+                    )
+                    self._client = made
+        return made
+
+    def close(self) -> None:
+        """Close the client made here (a given one is its giver's to close)."""
+        if not self._owned:
+            return
+        with self._lock:
+            made, self._client = self._client, None
+        if made is not None:
+            made.close()

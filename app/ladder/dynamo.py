@@ -422,35 +422,25 @@ class LadderDynamo:
         self.endpoint_url = endpoint_url
         self.region_name = region_name
         self.board_shards = board_shards
-        self._client: DynamoDBClient | None = client
-        self._owns_client = client is None
+        self._clients = aws.LazyClient(
+            "dynamodb", given=client, endpoint_url=endpoint_url, region_name=region_name
+        )
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ plumbing
 
     @property
     def client(self) -> DynamoDBClient:
-        client = self._client
-        if client is None:
-            with self._lock:
-                client = self._client
-                if client is None:
-                    client = aws.client(
-                        "dynamodb", endpoint_url=self.endpoint_url, region_name=self.region_name
-                    )
-                    self._client = client
-        return client
+        """The boto3 client, built on first use."""
+        made: DynamoDBClient = self._clients.get()
+        return made
 
     def create_table(self) -> None:
         create_ladder_table(self.client, self.table_name)
 
     def close(self) -> None:
-        if not self._owns_client:
-            return
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            client.close()
+        """Close the client this store built (a client passed in is the caller's to close)."""
+        self._clients.close()
 
     def _get(self, item_key: Item, *, consistent: bool = True) -> Item | None:
         reply = self.client.get_item(

@@ -1,12 +1,12 @@
 """What only the DynamoDB ladder store has for devices, passkeys, deletion and bots
 (app/ladder/dynamo.py, docs/ladder-dynamodb.md): no Scan in any of them, a deletion past one
 transaction's 100 items, the races its conditions decide (a secret added while a deletion
-reads, a settlement landing while an account becomes a bot, racing takes of one challenge),
+reads, a settlement landing while an account becomes a bot; racing takes of one challenge are
+in the devices contract, on every store),
 and the challenges' expiry index and time to live."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 from typing import Any
 
@@ -191,29 +191,6 @@ def test_a_game_settled_while_an_account_becomes_a_bot_refuses_the_bot() -> None
 
         stored = store.account("id-Ania")
         assert stored is not None and not stored.bot
-
-
-def test_racing_takes_of_one_challenge_give_it_to_one_only() -> None:
-    with moto_ladder_client() as raw:
-        store, _ = ladder_table(raw)
-        rounds = 15
-        for i in range(rounds):
-            store.put_challenge(Challenge(f"c{i}", "register", None, 100.0))
-        won: list[str] = []
-        start = threading.Barrier(3)
-
-        def take() -> None:
-            start.wait()
-            for i in range(rounds):
-                if store.take_challenge(f"c{i}") is not None:
-                    won.append(f"c{i}")
-
-        threads = [threading.Thread(target=take) for _ in range(3)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(won) == sorted(f"c{i}" for i in range(rounds))
 
 
 def test_a_challenge_expires_by_the_tables_ttl_and_is_purged_from_the_expiry_index() -> None:

@@ -235,7 +235,7 @@ def test_a_store_makes_no_client_and_no_request_until_used(moto_table: DynamoTab
     store = DynamoStore(moto_table.table_name, region_name="eu-west-1")
 
     def has_client() -> bool:
-        return store._client is not None
+        return store._clients.made
 
     assert not has_client()
     assert store.request_count == 0

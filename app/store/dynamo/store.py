@@ -159,8 +159,9 @@ class DynamoStore:
         """What "now" is when an expired item is told apart (the service's clock)."""
         self.endpoint_url = endpoint_url
         self.region_name = region_name
-        self._client: DynamoDBClient | None = client
-        self._owns_client = client is None
+        self._clients = aws.LazyClient(
+            "dynamodb", given=client, endpoint_url=endpoint_url, region_name=region_name
+        )
         self._lock = threading.Lock()
         self.requests: Counter[str] = Counter()
 
@@ -169,16 +170,8 @@ class DynamoStore:
     @property
     def client(self) -> DynamoDBClient:
         """The boto3 client, built on first use."""
-        client = self._client
-        if client is None:
-            with self._lock:
-                client = self._client
-                if client is None:
-                    client = aws.client(
-                        "dynamodb", endpoint_url=self.endpoint_url, region_name=self.region_name
-                    )
-                    self._client = client
-        return client
+        made: DynamoDBClient = self._clients.get()
+        return made
 
     def _count(self, operation: str) -> None:
         with self._lock:
@@ -200,12 +193,7 @@ class DynamoStore:
 
     def close(self) -> None:
         """Close the client this store built (a client passed in is the caller's to close)."""
-        if not self._owns_client:
-            return
-        with self._lock:
-            client, self._client = self._client, None
-        if client is not None:
-            client.close()
+        self._clients.close()
 
     # ------------------------------------------------------------------ items
 
