@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from aws_cdk import aws_dynamodb as dynamodb
 from constructs import Construct
 
@@ -18,6 +20,29 @@ app/store/dynamo.py."""
 DUE_GAMES_PROJECTION = ("game_uuid", "version")
 TTL_ATTRIBUTE = "expires_at"
 """Epoch seconds after which DynamoDB deletes an abandoned game, free of charge."""
+
+
+def add_index(
+    table: dynamodb.Table,
+    name: str,
+    hash_key: str,
+    range_key: str,
+    projected: Sequence[str] | None = None,
+) -> None:
+    """A global secondary index on a string ``hash_key`` and a number ``range_key``,
+    projecting the keys only or those and ``projected`` (as app/config/dynamo.py's ``index``
+    describes it to the stores' ``create_table``)."""
+    table.add_global_secondary_index(
+        index_name=name,
+        partition_key=dynamodb.Attribute(name=hash_key, type=dynamodb.AttributeType.STRING),
+        sort_key=dynamodb.Attribute(name=range_key, type=dynamodb.AttributeType.NUMBER),
+        projection_type=(
+            dynamodb.ProjectionType.KEYS_ONLY
+            if projected is None
+            else dynamodb.ProjectionType.INCLUDE
+        ),
+        non_key_attributes=None if projected is None else list(projected),
+    )
 
 
 class Database(Construct):
@@ -45,17 +70,7 @@ class Database(Construct):
             deletion_protection=settings.deletion_protection,
             removal_policy=settings.removal_policy,
         )
-        self.table.add_global_secondary_index(
-            index_name=PUBLIC_GAMES_INDEX,
-            partition_key=dynamodb.Attribute(name="list_pk", type=dynamodb.AttributeType.STRING),
-            sort_key=dynamodb.Attribute(name="last_modified", type=dynamodb.AttributeType.NUMBER),
-            projection_type=dynamodb.ProjectionType.INCLUDE,
-            non_key_attributes=list(PUBLIC_GAMES_PROJECTION),
+        add_index(
+            self.table, PUBLIC_GAMES_INDEX, "list_pk", "last_modified", PUBLIC_GAMES_PROJECTION
         )
-        self.table.add_global_secondary_index(
-            index_name=DUE_GAMES_INDEX,
-            partition_key=dynamodb.Attribute(name="due_pk", type=dynamodb.AttributeType.STRING),
-            sort_key=dynamodb.Attribute(name="due_at", type=dynamodb.AttributeType.NUMBER),
-            projection_type=dynamodb.ProjectionType.INCLUDE,
-            non_key_attributes=list(DUE_GAMES_PROJECTION),
-        )
+        add_index(self.table, DUE_GAMES_INDEX, "due_pk", "due_at", DUE_GAMES_PROJECTION)

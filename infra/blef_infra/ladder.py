@@ -23,6 +23,7 @@ from aws_cdk import aws_sns as sns
 from constructs import Construct
 
 from .config import EnvironmentSettings
+from .database import add_index
 from .monitoring import alarm
 
 BOARD_INDEX: Final = "ladder-board"
@@ -73,25 +74,9 @@ class Ladder(Construct):
             removal_policy=settings.removal_policy,
             time_to_live_attribute=TTL_ATTRIBUTE,
         )
-        self.table.add_global_secondary_index(
-            index_name=BOARD_INDEX,
-            partition_key=dynamodb.Attribute(name="board_pk", type=dynamodb.AttributeType.STRING),
-            sort_key=dynamodb.Attribute(name="ordinal", type=dynamodb.AttributeType.NUMBER),
-            projection_type=dynamodb.ProjectionType.INCLUDE,
-            non_key_attributes=list(BOARD_PROJECTION),
-        )
-        self.table.add_global_secondary_index(
-            index_name=OPEN_INDEX,
-            partition_key=dynamodb.Attribute(name="open_pk", type=dynamodb.AttributeType.STRING),
-            sort_key=dynamodb.Attribute(name="formed_at", type=dynamodb.AttributeType.NUMBER),
-            projection_type=dynamodb.ProjectionType.KEYS_ONLY,
-        )
-        self.table.add_global_secondary_index(
-            index_name=EXPIRY_INDEX,
-            partition_key=dynamodb.Attribute(name="expiry_pk", type=dynamodb.AttributeType.STRING),
-            sort_key=dynamodb.Attribute(name="expires_at", type=dynamodb.AttributeType.NUMBER),
-            projection_type=dynamodb.ProjectionType.KEYS_ONLY,
-        )
+        add_index(self.table, BOARD_INDEX, "board_pk", "ordinal", BOARD_PROJECTION)
+        add_index(self.table, OPEN_INDEX, "open_pk", "formed_at")
+        add_index(self.table, EXPIRY_INDEX, "expiry_pk", "expires_at")
 
         def metric(name: str, statistic: str) -> cloudwatch.Metric:
             return cloudwatch.Metric(
