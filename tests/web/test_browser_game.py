@@ -222,7 +222,7 @@ def test_a_bad_name_is_refused_in_words_before_anything_is_sent(
     page.goto(server.url + "/")
     page.get_by_label("Your name").fill("9 lives")
     page.get_by_role("button", name="Create a game").click()
-    page.get_by_text("A name starts with a letter and has only letters").wait_for()
+    page.locator("#view").get_by_text("A name starts with a letter and has only letters").wait_for()
     assert "Bad input value" not in page.locator("body").inner_text()
     assert page.evaluate("document.activeElement.id") == "your-name"
 

@@ -158,16 +158,16 @@ def test_a_made_up_key_is_refused_in_words_and_nothing_is_kept(
     assert axe_violations(page) == []
     page.get_by_text("Already have an account on another browser?").click()
     page.get_by_role("button", name="Sign in", exact=True).click()
-    page.get_by_text("Paste your key first.").wait_for()
+    page.locator("#view").get_by_text("Paste your key first.").wait_for()
     page.get_by_label("Your key").fill("x" * 43)
     page.get_by_role("button", name="Sign in", exact=True).click()
-    page.get_by_text("That key opens no account.").wait_for()
+    page.locator("#view").get_by_text("That key opens no account.").wait_for()
     assert refused == [400]
     assert page.evaluate("localStorage.getItem('blef:account')") is None
     assert page.get_by_role("button", name=re.compile("^Make an account")).is_visible()
     # A made-up name's profile is told in words.
     page.goto(server.url + "/#/player/nobody_here")
-    page.get_by_text("No player has that name.").wait_for()
+    page.locator("#view").get_by_text("No player has that name.").wait_for()
 
 
 def test_the_lobby_shows_each_computer_levels_rating_from_its_rated_games(

@@ -87,7 +87,7 @@ def test_a_passkey_added_on_one_device_signs_in_on_another_with_the_same_account
     secret = phone.evaluate("JSON.parse(localStorage.getItem('blef:account')).secret")
     phone.get_by_role("button", name="Add a passkey to this account").click()
     phone.locator("#passkey-status", has_text="Passkey added.").wait_for()
-    phone.get_by_text("This account has 1 passkey").wait_for()
+    phone.locator("#view").get_by_text("This account has 1 passkey").wait_for()
     assert axe_violations(phone) == []
     (credential,) = phone_cdp.send("WebAuthn.getCredentials", {"authenticatorId": phone_key})[
         "credentials"
@@ -142,10 +142,10 @@ def test_a_passkey_added_on_one_device_signs_in_on_another_with_the_same_account
     assert laptop.evaluate("localStorage.getItem('blef:account')") is None
     assert api.get(f"{base}/ladder/me", headers=bearer(secret)).status == 400
     laptop.get_by_role("button", name="Sign in with a passkey").click()
-    laptop.get_by_text("That passkey opens no account here").wait_for()
+    laptop.locator("#view").get_by_text("That passkey opens no account here").wait_for()
     assert laptop.evaluate("localStorage.getItem('blef:account')") is None
     laptop.goto(base + "/#/player/alice")
-    laptop.get_by_text("No player has that name.").wait_for()
+    laptop.locator("#view").get_by_text("No player has that name.").wait_for()
 
 
 def test_a_deletion_is_refused_in_words_while_waiting_for_a_game(
