@@ -60,7 +60,9 @@ export function createTable(game, changed) {
         forgetSeat(game);
         s.seat = null;
         s.etag = null;
-        return refresh();
+        await refresh();
+        changed(); // shown even when the game itself has not changed since our last look
+        return;
       }
       if (e instanceof ApiError && e.status === 0) return; // offline for now: the poll retries
       s.missing = e;
