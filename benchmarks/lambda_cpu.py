@@ -1,6 +1,7 @@
 """CPU per request of each Lambda handler, as a ratio to a floor handler.
 
     .venv/bin/python benchmarks/lambda_cpu.py [--games 20] [--seed 1] [--out FILE]
+    .venv/bin/python benchmarks/lambda_cpu.py --against OTHER_CHECKOUT --pairs 5 --games 8
 
 Plays whole games through the real handlers with API Gateway HTTP API (v2) events: the HTTP
 function (``app.entrypoints.http.handler``: create, join, invite an AI, start, bet, check,
@@ -17,15 +18,23 @@ Tables: 2 and 6 players, all human or one human and the rest AI players (``rando
 Besides the ratios it prints what the cost model (benchmarks/cost_per_game.py) needs:
 requests per game of each kind, and per request the DynamoDB calls, read and write units
 (from the real item sizes), SQS messages. Prints one JSON line (and writes it to ``--out``).
+
+``--against TREE`` measures this checkout and another (``git worktree add /tmp/base REV``)
+in turn, ``--pairs`` times, each run a fresh interpreter driving its own tree's ``app``
+with this script and harness (the same games, fake and floor code), in a shuffled order per
+pair. It reports, per request, each tree's ratio to its own floor (the median over its runs,
+with their spread) and this tree's CPU over the other's (the median of the pairs' ratios of
+their medians, which needs no floor).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import platform
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -36,6 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import lambda_harness as harness
+from conditions import conditions
 
 TABLES = {
     "2p": (2, 0),
@@ -47,9 +57,13 @@ TABLES = {
 
 
 class Recorder:
-    def __init__(self, fake: harness.FakeAws, floor: Callable[[], None]) -> None:
+    """Times each request (the handler's invocation only: the event is built before it and
+    the reply decoded after), and after it the floor's, on the same machine."""
+
+    def __init__(self, fake: harness.FakeAws, floor: Callable[..., Any], floor_game: str) -> None:
         self.fake = fake
         self.floor = floor
+        self.floor_game = floor_game
         self.cpu_ms: dict[str, list[float]] = defaultdict(list)
         self.usage: dict[str, harness.Usage] = defaultdict(harness.Usage)
         self.counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -62,8 +76,9 @@ class Recorder:
         self.usage[action].add(self.fake.take_usage())
         self.counts[table][action] += 1
         hook, self.fake.on_state_write = self.fake.on_state_write, None  # not a game's change
+        event = harness.http_event("GET", f"/floor/{self.floor_game}")
         started = time.process_time()
-        self.floor()
+        harness.invoke(self.floor, event)
         self.cpu_ms["floor"].append((time.process_time() - started) * 1000)
         self.fake.on_state_write = hook
         self.fake.take_usage()
@@ -101,7 +116,8 @@ def play(table: str, rec: Recorder, rng: random.Random, ai_think: Callable[[], N
     )
 
     def call(action: str, method: str, path: str, **query: Any) -> Any:
-        status, body = rec.timed(table, action, lambda: harness.call(h, method, path, **query))
+        event = harness.http_event(method, path, query or None)
+        status, body = harness.parse(rec.timed(table, action, lambda: harness.invoke(h, event)))
         if status >= 300:
             raise SystemExit(f"{action} answered {status}: {body}")
         return body
@@ -132,7 +148,8 @@ def play(table: str, rec: Recorder, rng: random.Random, ai_think: Callable[[], N
             call(kind, "GET", f"/games/{game}/play", player_uuid=seats[mover], action_id=action)
         else:  # an AI player's move, made by the clock function when its message arrives
             body = json.dumps({"game_uuid": game, "version": state["version"], "due_at": 0})
-            fired = rec.timed(table, "clock", lambda b=body: clock.fire(harness.sqs_event([b])))
+            message = harness.sqs_event([body])
+            fired = rec.timed(table, "clock", lambda m=message: clock.fire(m))
             if fired["batchItemFailures"]:
                 raise SystemExit(f"the clock failed: {fired}")
         for record in stream:
@@ -146,35 +163,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=20, help="games per table kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--against", help="another checkout to measure in turn with this one")
+    parser.add_argument("--pairs", type=int, default=5, help="runs of each tree for --against")
     args = parser.parse_args(argv)
+    if args.against:
+        result = against(Path(args.against), args.pairs, args.games, args.seed)
+    else:
+        result = measure(args.games, args.seed)
+    line = json.dumps(result)
+    print(line)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(line + "\n")
+    return 0
 
+
+def measure(games: int, seed: int) -> dict[str, Any]:
+    """Whole games of every table kind through this process's app (see the module doc)."""
     harness.set_lambda_environment()
     fake = harness.FakeAws()
     harness.install(fake)
-    floor_handler = harness.floor_handler(fake)
-    floor_game: list[str] = []
-
-    def floor() -> None:
-        if floor_game:
-            harness.call(floor_handler, "GET", f"/floor/{floor_game[0]}")
-
-    rec = Recorder(fake, floor)
-    rng = random.Random(args.seed)
+    floor = harness.floor_handler(fake)
+    rng = random.Random(seed)
     from app.config import aws  # noqa: F401 (installed above)
     from app.entrypoints import http
 
     # warm up: build every runtime once (the cold part is benchmarks/cold_start.py's)
     status, body = harness.call(http.handler, "GET", "/games/create")
     assert status == 200, body
-    floor_game.append(body["game_uuid"])
+    floor_game = body["game_uuid"]  # the floor reads and writes this game's item
     for _ in range(3):
-        floor()
-    play("2p_ai", Recorder(fake, floor), random.Random(0), lambda: None)
-    rec.cpu_ms.clear()
+        harness.call(floor, "GET", f"/floor/{floor_game}")
+    play("2p_ai", Recorder(fake, floor, floor_game), random.Random(0), lambda: None)
+    rec = Recorder(fake, floor, floor_game)
 
-    load_before = _loadavg()
+    load_before = os.getloadavg()
     started = time.perf_counter()
-    for _ in range(args.games):  # the kinds interleaved
+    for _ in range(games):  # the kinds interleaved
         for table in TABLES:
             play(table, rec, rng, lambda: None)
     wall_s = time.perf_counter() - started
@@ -197,43 +222,78 @@ def main(argv: Sequence[str] | None = None) -> int:
             "sqs_messages": round(usage.sqs_messages / n, 2),
         }
     per_game = {
-        table: {action: round(count / args.games, 1) for action, count in sorted(c.items())}
+        table: {action: round(count / games, 1) for action, count in sorted(c.items())}
         for table, c in rec.counts.items()
     }
-    result = {
+    return {
         "benchmark": "lambda_cpu",
-        "games_per_table": args.games,
-        "seed": args.seed,
+        "app": str(Path(http.__file__).resolve().parent.parent),
+        "games_per_table": games,
+        "seed": seed,
         "floor_cpu_ms_median": round(floor_ms, 3),
         "floor_requests": len(rec.cpu_ms["floor"]),
         "actions": actions,
         "requests_per_game": per_game,
         "max_item_bytes": max(harness.item_size(i) for i in fake.items.values()),
         "wall_s": round(wall_s, 1),
-        "load_average_before": load_before,
-        "load_average_after": _loadavg(),
-        "python": platform.python_version(),
-        "machine": platform.machine(),
-        "date": time.strftime("%Y-%m-%d"),
+        **conditions(load_before),
     }
-    line = json.dumps(result)
-    print(line)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(line + "\n")
-    return 0
+
+
+def _run_tree(tree: Path, games: int, seed: int) -> dict[str, Any]:
+    """One run of this script in a fresh interpreter, driving ``tree``'s app."""
+    env = {**os.environ, "BLEF_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
+    command = [sys.executable, __file__, "--games", str(games), "--seed", str(seed)]
+    done = subprocess.run(command, check=False, env=env, cwd=tree, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the run in {tree} failed:\n{done.stderr[-3000:]}")
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(result["app"]) != tree / "app":  # never compare a tree with itself
+        raise SystemExit(f"the run for {tree} measured the app in {result['app']}")
+    return result
+
+
+def against(other: Path, pairs: int, games: int, seed: int) -> dict[str, Any]:
+    """This tree and ``other`` in turn (see the module docstring)."""
+    trees = {"this": harness.REPO_DIR.resolve(), "other": other.resolve()}
+    order_rng = random.Random(0)
+    load_before = os.getloadavg()
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in trees}
+    for _ in range(pairs):
+        order = list(trees)
+        order_rng.shuffle(order)
+        for name in order:
+            runs[name].append(_run_tree(trees[name], games, seed))
+    actions = sorted(set(runs["this"][0]["actions"]) & set(runs["other"][0]["actions"]))
+    table: dict[str, Any] = {}
+    for action in actions:
+        row: dict[str, Any] = {}
+        for name in trees:
+            ratios = [run["actions"][action]["cpu_ratio_median"] for run in runs[name]]
+            row[f"{name}_ratio_to_floor"] = statistics.median(ratios)
+            row[f"{name}_ratio_to_floor_min_max"] = [min(ratios), max(ratios)]
+        cpu = [
+            mine["actions"][action]["cpu_ms_median"] / theirs["actions"][action]["cpu_ms_median"]
+            for mine, theirs in zip(runs["this"], runs["other"], strict=True)
+        ]
+        row["this_cpu_over_other"] = round(statistics.median(cpu), 3)
+        row["this_cpu_over_other_min_max"] = [round(min(cpu), 3), round(max(cpu), 3)]
+        table[action] = row
+    floors = {name: [run["floor_cpu_ms_median"] for run in runs[name]] for name in trees}
+    return {
+        "benchmark": "lambda_cpu_against",
+        "other_tree": str(trees["other"]),
+        "pairs": pairs,
+        "games_per_table": games,
+        "actions": table,
+        "floor_cpu_ms_median": {k: statistics.median(v) for k, v in floors.items()},
+        **conditions(load_before),
+    }
 
 
 def _quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def _loadavg() -> list[float]:
-    try:
-        return [round(x, 2) for x in __import__("os").getloadavg()]
-    except OSError:
-        return []
 
 
 if __name__ == "__main__":

@@ -4,7 +4,13 @@ client: the real botocore request is built and serialised, then a ``before-call`
 answers it instead of the network, as botocore's Stubber does), API Gateway HTTP API (v2)
 events, and the floor handler (one GetItem and one PutItem through Mangum and FastAPI).
 
-Not moto: moto's in-process DynamoDB spends far more CPU than the code under test.
+Not moto: moto's in-process DynamoDB spends far more CPU than the code under test. The
+fake's own bookkeeping (item sizes, units) is done when its usage is taken, outside the
+timed requests; building an event and decoding the reply (:func:`invoke`, :func:`parse`)
+are outside them too.
+
+``BLEF_BENCH_TREE`` names another checkout whose ``app`` the harness drives instead of this
+one's (``benchmarks/lambda_cpu.py --against``): the same events, fake and floor for both.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO_DIR = Path(__file__).resolve().parent.parent
+REPO_DIR = Path(os.environ.get("BLEF_BENCH_TREE") or Path(__file__).resolve().parent.parent)
 if str(REPO_DIR) not in sys.path:
     sys.path.insert(0, str(REPO_DIR))
 
@@ -115,9 +121,20 @@ class FakeAws:
         self.usage = Usage()
         self.sent: list[str] = []
         self.on_state_write: Callable[[dict[str, Any] | None, dict[str, Any]], None] | None = None
+        self._reads: list[tuple[dict[str, Any] | None, bool]] = []
+        self._writes: list[tuple[dict[str, Any] | None, dict[str, Any], bool]] = []
 
     def take_usage(self) -> Usage:
+        """What was asked since the last take, its units worked out now (not while a
+        request is timed)."""
         usage, self.usage = self.usage, Usage()
+        for item, consistent in self._reads:
+            usage.read_units += read_units(item_size(item) if item else 1, consistent)
+        for old, new, transactional in self._writes:
+            size = max(item_size(new), item_size(old) if old else 0)
+            usage.write_units += write_units(size) * (2 if transactional else 1)
+        self._reads.clear()
+        self._writes.clear()
         return usage
 
     def attach(self, client: Any) -> Any:
@@ -139,16 +156,13 @@ class FakeAws:
     # ---- DynamoDB
     def _GetItem(self, request: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
         item = self.items.get(self._key(request["Key"]))
-        self.usage.read_units += read_units(
-            item_size(item) if item else 1, request.get("ConsistentRead", False)
-        )
+        self._reads.append((item, request.get("ConsistentRead", False)))
         return {"Item": item} if item is not None else {}
 
     def _put(self, item: dict[str, Any], transactional: bool = False) -> None:
         key = self._key(item)
         old = self.items.get(key)
-        size = max(item_size(item), item_size(old) if old else 0)
-        self.usage.write_units += write_units(size) * (2 if transactional else 1)
+        self._writes.append((old, item, transactional))
         self.items[key] = item
         if key[1] == "STATE" and self.on_state_write is not None:
             self.on_state_write(old, item)
@@ -173,12 +187,12 @@ class FakeAws:
         item = self.items.setdefault(key, dict(request["Key"]))
         value = int(item.get("value", {"N": "0"})["N"]) + 1
         item["value"] = {"N": str(value)}
-        self.usage.write_units += write_units(item_size(item))
+        self._writes.append((None, dict(item), False))
         return {"Attributes": {"value": {"N": str(value)}}}
 
     def _DeleteItem(self, request: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
         old = self.items.pop(self._key(request["Key"]), None)
-        self.usage.write_units += write_units(item_size(old) if old else 1)
+        self._writes.append((None, old or {}, False))
         return {"Attributes": old} if old and request.get("ReturnValues") else {}
 
     def _Query(self, request: dict[str, Any]) -> dict[str, Any]:  # noqa: N802
@@ -233,10 +247,20 @@ def sqs_event(bodies: list[str]) -> dict[str, Any]:
     }
 
 
-def call(handler: Any, method: str, path: str, **query: Any) -> tuple[int, Any]:
-    reply = handler(http_event(method, path, query or None), LambdaContext())
+def invoke(handler: Any, event: dict[str, Any]) -> dict[str, Any]:
+    """One invocation of ``handler`` with ``event``: its raw reply (what is timed)."""
+    reply: dict[str, Any] = handler(event, LambdaContext())
+    return reply
+
+
+def parse(reply: dict[str, Any]) -> tuple[int, Any]:
+    """An HTTP function's reply as (status, decoded JSON body)."""
     text = reply.get("body") or ""
     return int(reply["statusCode"]), json.loads(text) if text else None
+
+
+def call(handler: Any, method: str, path: str, **query: Any) -> tuple[int, Any]:
+    return parse(invoke(handler, http_event(method, path, query or None)))
 
 
 # ---------------------------------------------------------------------- the floor

@@ -1,6 +1,9 @@
 """boto3 clients, built the one way this service wants them: a session of their own,
-standard retries, short timeouts (a Lambda request must not hang on AWS), and a connection
-pool sized for the threads that share the client. boto3 is imported when a client is made."""
+standard retries, short timeouts (a Lambda request must not hang on AWS), a connection
+pool sized for the threads that share the client, and no client-side parameter validation:
+AWS validates every request itself, mypy holds what the service builds to the SDK's types,
+and botocore's walk over every parameter of every call was a tenth of a move's CPU on
+Lambda (docs/performance.md). boto3 is imported when a client is made."""
 
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ def client(
             max_pool_connections=max_pool_connections,
             connect_timeout=2,
             read_timeout=5,
+            parameter_validation=False,
         ),
     )
 

@@ -4,6 +4,7 @@ arithmetic and parsing inside them."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -16,5 +17,6 @@ def load_script(relative: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import does: its dataclasses look it up there
     spec.loader.exec_module(module)
     return module
