@@ -6,6 +6,7 @@ configured as the benchmark's figures assume."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,26 @@ def test_a_short_run_plays_every_request_kind_with_the_aws_calls_each_one_makes(
     for figures in actions.values():
         assert figures["requests"] > 0 and figures["cpu_ms_median"] > 0
     assert result["floor_requests"] == sum(f["requests"] for f in actions.values())
+
+
+def test_against_measures_the_other_checkouts_app_in_its_own_interpreter(
+    tmp_path: Path,
+) -> None:
+    other = tmp_path / "other"
+    for part in ("app", "engine", "arena", "tests/support"):
+        shutil.copytree(REPO_DIR / part, other / part, ignore=shutil.ignore_patterns("*.pyc"))
+    (other / "tests" / "__init__.py").touch()
+    command = ["benchmarks/lambda_cpu.py", "--against", str(other), "--pairs", "1"]
+    done = subprocess.run(
+        [sys.executable, *command, "--games", "1"],
+        cwd=REPO_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["other_tree"] == str(other.resolve())
+    check = result["actions"]["check"]
+    assert check["this_ratio_to_floor"] > 0 and check["other_ratio_to_floor"] > 0
+    assert check["this_cpu_over_other"] > 0
+    assert set(result["floor_cpu_ms_median"]) == {"this", "other"}
