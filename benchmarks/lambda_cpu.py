@@ -30,6 +30,7 @@ their medians, which needs no floor).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -179,7 +180,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def measure(games: int, seed: int) -> dict[str, Any]:
-    """Whole games of every table kind through this process's app (see the module doc)."""
+    """Whole games of every table kind through this process's app (see the module doc).
+    What the functions print (their JSON log lines and EMF metrics, as on Lambda) goes to
+    the null device, written as to any stream."""
+    with open(os.devnull, "w") as null, contextlib.redirect_stdout(null):
+        return _measure(games, seed)
+
+
+def _measure(games: int, seed: int) -> dict[str, Any]:
     harness.set_lambda_environment()
     fake = harness.FakeAws()
     harness.install(fake)

@@ -44,7 +44,10 @@ LAMBDA_ENVIRONMENT = {
     "AWS_REGION": "eu-west-1",
     "AWS_ACCESS_KEY_ID": "benchmark",
     "AWS_SECRET_ACCESS_KEY": "benchmark",
-    "LOG_LEVEL": "WARNING",
+    # Logs as the deployed functions write them (infra/blef_infra/functions.py): JSON lines
+    # through Powertools at INFO, one access line per HTTP request.
+    "LOG_LEVEL": "INFO",
+    "AWS_LAMBDA_FUNCTION_NAME": "blef-benchmark",
     "POWERTOOLS_METRICS_NAMESPACE": "Blef",
     "POWERTOOLS_SERVICE_NAME": "blef",
 }
