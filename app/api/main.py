@@ -13,7 +13,7 @@ from app.api.deps import LadderProvider, ServiceProvider
 from app.api.fairness import FairnessMiddleware
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
 from app.api.routes import ladder, listing, lobby, odds, play, seating, table, watch, web
-from app.config.logs import configure_logging
+from app.config.logs import configure_logging, on_lambda
 from app.config.settings import Settings, get_settings
 from app.service import GameService
 
@@ -91,5 +91,6 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
         rate_per_second=settings.rate_limit_per_second,
         max_in_flight=settings.max_in_flight_per_address,
     )
-    app.add_middleware(RequestLogMiddleware)
+    # On Lambda the API's access log has every request: the app's lines are the refusals.
+    app.add_middleware(RequestLogMiddleware, successes=not on_lambda())
     return app

@@ -1,4 +1,4 @@
-"""ASGI middleware: a request id and one access-log line per request, and a bound on the
+"""ASGI middleware: a request id and an access-log line per request, and a bound on the
 size of request bodies (413 past it)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import logging
 import re
 import time
 import uuid
+from http import HTTPStatus
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -34,8 +35,16 @@ def _incoming_request_id(scope: Scope) -> str:
 
 
 class RequestLogMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
+    """Sets the request id (Lambda's own, a safe ``X-Request-ID``, or a new one) and the
+    game's tag for every log line of the request, answers the id in ``X-Request-ID``, and
+    writes one access line per request: for every request, or, with ``successes=False``,
+    only for those answered 400 or above. On Lambda the API's own access log already has a
+    line for every request, with the function's request id to join them (infra/blef_infra/
+    api.py), so a second line for each success would cost CPU and log volume for nothing."""
+
+    def __init__(self, app: ASGIApp, *, successes: bool = True) -> None:
         self.app = app
+        self.successes = successes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -60,16 +69,17 @@ class RequestLogMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            route = scope.get("route")
-            log.info(
-                "request",
-                extra={
-                    "method": scope.get("method"),
-                    "route": getattr(route, "path", None) or "unmatched",
-                    "status": status,
-                    "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                },
-            )
+            if self.successes or status >= HTTPStatus.BAD_REQUEST:
+                route = scope.get("route")
+                log.info(
+                    "request",
+                    extra={
+                        "method": scope.get("method"),
+                        "route": getattr(route, "path", None) or "unmatched",
+                        "status": status,
+                        "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+                    },
+                )
             request_id.reset(token)
             game_id.reset(game_token)
 

@@ -4,7 +4,10 @@ On AWS Lambda (``AWS_LAMBDA_FUNCTION_NAME`` is set) the ``blef`` loggers write J
 Powertools for AWS Lambda's formatter (``timestamp``, ``level``, ``location``, ``message``,
 ``service``, then the fields below); under ``blef serve`` they write readable text lines
 (``06:01:02 INFO blef.access request method=GET route=/games/{game_uuid} status=200``).
-Powertools is imported only on Lambda, by the first invocation, never at import.
+Powertools is imported only on Lambda, by the first invocation, never at import. The access
+line (``request``) is written for every request under ``blef serve``, and on Lambda only for
+requests answered 400 or above: the API's own access log has every request, joined to these
+lines by the invocation's request id (app/api/middleware.py, infra/blef_infra/api.py).
 
 What is logged is chosen field by field: the route template (``/games/{game_uuid}/play``,
 never the concrete path or its query string, where the established clients put their secret

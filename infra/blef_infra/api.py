@@ -36,6 +36,7 @@ ACCESS_LOG_FORMAT = {
     "responseLength": "$context.responseLength",
     "responseLatency": "$context.responseLatency",
     "integrationLatency": "$context.integrationLatency",
+    "integrationRequestId": "$context.integration.requestId",
 }
 """One JSON object per request, and nothing secret in it.
 
@@ -47,6 +48,11 @@ Headers, which carry ``Authorization: Bearer <player uuid>`` in the POST forms, 
 logged, nor are error messages (``$context.integrationErrorMessage``): what a failing
 function says is not under this stack's control. Every value is quoted, so that a ``-`` for
 a missing number still leaves valid JSON.
+
+``integrationRequestId`` is the function invocation's request id, which every line the
+function logs carries as ``request_id``: the join between a request and what the app said
+of it. The app writes no access line of its own for a request that succeeded on Lambda
+(app/api/middleware.py): this line is that request's record.
 """
 
 

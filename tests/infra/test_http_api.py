@@ -100,6 +100,7 @@ def test_access_logs_are_one_json_object_per_request_without_query_strings_or_he
         "responseLength": "$context.responseLength",
         "responseLatency": "$context.responseLatency",
         "integrationLatency": "$context.integrationLatency",
+        "integrationRequestId": "$context.integration.requestId",
     }
     logged = " ".join(entry.values()).lower()
     for secret_bearing in ("querystring", "header", "authorizer", "error", "$input", "$request"):
