@@ -39,8 +39,9 @@ class RequestLogMiddleware:
     game's tag for every log line of the request, answers the id in ``X-Request-ID``, and
     writes one access line per request: for every request, or, with ``successes=False``,
     only for those answered 400 or above. On Lambda the API's own access log already has a
-    line for every request, with the function's request id to join them (infra/blef_infra/
-    api.py), so a second line for each success would cost CPU and log volume for nothing."""
+    line for every request, with the function's request id to join them
+    (infra/blef_infra/api.py), so a second line for each success would cost CPU and log
+    volume for nothing."""
 
     def __init__(self, app: ASGIApp, *, successes: bool = True) -> None:
         self.app = app

@@ -2,8 +2,8 @@
 standard retries, short timeouts (a Lambda request must not hang on AWS), a connection
 pool sized for the threads that share the client, and no client-side parameter validation:
 AWS validates every request itself, mypy holds what the service builds to the SDK's types,
-and botocore's walk over every parameter of every call was a tenth of a move's CPU on
-Lambda (docs/performance.md). boto3 is imported when a client is made."""
+and botocore's walk over every parameter of every call was 5 to 15 % of a request's CPU
+on Lambda (docs/performance.md). boto3 is imported when a client is made."""
 
 from __future__ import annotations
 
