@@ -45,7 +45,7 @@ LAMBDA_ENVIRONMENT = {
     "AWS_ACCESS_KEY_ID": "benchmark",
     "AWS_SECRET_ACCESS_KEY": "benchmark",
     # Logs as the deployed functions write them (infra/blef_infra/functions.py): JSON lines
-    # through Powertools at INFO, one access line per HTTP request.
+    # through Powertools, at INFO.
     "LOG_LEVEL": "INFO",
     "AWS_LAMBDA_FUNCTION_NAME": "blef-benchmark",
     "POWERTOOLS_METRICS_NAMESPACE": "Blef",
