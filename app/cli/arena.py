@@ -5,12 +5,14 @@ The arena modules are imported inside the commands, so building the CLI stays ch
 
 from __future__ import annotations
 
+import importlib
 import json
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 if TYPE_CHECKING:
     from arena.specs import AgentSpec
@@ -200,7 +202,46 @@ def tournament(
     console.print(f"Seed {seed}; {result.elapsed_s:.1f} s with {jobs} job(s).", style="dim")
 
 
+class GameCommands(TyperGroup):
+    """A command per game (``blef referee economancy ...``), Blef's when the first word
+    names no game: ``blef referee random random`` stays Blef's referee."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        # (Typer vendors its own click: its types are private, hence Any.)
+        if not args or args[0] not in self.commands:
+            return DEFAULT_GAME, self.commands[DEFAULT_GAME], args
+        return super().resolve_command(ctx, args)
+
+
+DEFAULT_GAME = "blef"
+GAME_MODULES = ("economancy", "figgie")
+"""The modules of app/cli that add a game's commands (``register(referee, tournament)``)."""
+
+
+def _game_group(name: str, help_text: str) -> typer.Typer:
+    return typer.Typer(
+        cls=GameCommands,
+        name=name,
+        help=help_text,
+        no_args_is_help=True,
+        context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    )
+
+
 def register(cli: typer.Typer) -> None:
-    """Add ``referee`` and ``tournament`` to the ``blef`` command."""
-    cli.command("referee")(referee)
-    cli.command("tournament")(tournament)
+    """Add ``referee`` and ``tournament`` to the ``blef`` command: Blef's by default, another
+    game's when its name comes first."""
+    referees = _game_group("referee", "Referee one game: [GAME] AGENT... (GAME: blef by default).")
+    tournaments = _game_group(
+        "tournament", "Play a tournament: [GAME] AGENT... (GAME: blef by default)."
+    )
+    referees.command(DEFAULT_GAME)(referee)
+    tournaments.command(DEFAULT_GAME)(tournament)
+    for name in GAME_MODULES:
+        try:
+            module = importlib.import_module(f"app.cli.{name}")
+        except ModuleNotFoundError:  # a game's commands not written yet
+            continue
+        module.register(referees, tournaments)
+    cli.add_typer(referees)
+    cli.add_typer(tournaments)

@@ -140,3 +140,13 @@ def test_bad_rules_are_a_usage_error(cli: typer.Typer, rules: str, says: str) ->
         result = runner.invoke(cli, [*command, "--rules", rules])
         assert result.exit_code == 2, result.output
         assert says in result.output
+
+
+def test_the_referee_is_blefs_by_default_and_also_by_its_name(cli: typer.Typer) -> None:
+    plain = runner.invoke(cli, ["referee", "random", "random", "--seed", "4", "-q"])
+    named = runner.invoke(cli, ["referee", "blef", "random", "random", "--seed", "4", "-q"])
+    options_first = runner.invoke(cli, ["referee", "--seed", "4", "random", "random", "-q"])
+    assert plain.exit_code == named.exit_code == options_first.exit_code == 0, plain.output
+    winner = plain.output.splitlines()[0]
+    assert winner.startswith("Winner: ")  # (the rest holds timings, which vary)
+    assert named.output.splitlines()[0] == options_first.output.splitlines()[0] == winner
