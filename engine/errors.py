@@ -8,19 +8,18 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from engine.protocol import GameError, MalformedMove, MoveRefused
 
-class BlefError(Exception):
-    """Base of every rule violation the engine reports."""
+
+class BlefError(GameError):
+    """Base of every rule violation Blef reports (a :class:`~engine.protocol.GameError`:
+    a stable ``code`` and a ``message`` in words)."""
 
     code: ClassVar[str] = "blef_error"
     default_message: ClassVar[str] = "Blef rule violated"
 
-    def __init__(self, message: str | None = None) -> None:
-        self.message = message or self.default_message
-        super().__init__(self.message)
 
-
-class GameNotStarted(BlefError):
+class GameNotStarted(BlefError, MoveRefused):
     code = "game_not_started"
     default_message = "This game has not yet started"
 
@@ -30,24 +29,24 @@ class GameAlreadyStarted(BlefError):
     default_message = "Game already started"
 
 
-class GameFinished(BlefError):
+class GameFinished(BlefError, MoveRefused):
     code = "game_finished"
     default_message = "This game has already finished"
 
 
-class NotYourTurn(BlefError):
+class NotYourTurn(BlefError, MoveRefused):
     code = "not_your_turn"
     default_message = "The submitted UUID does not match the UUID of the current player"
 
 
-class InvalidAction(BlefError):
+class InvalidAction(BlefError, MalformedMove):
     """The action is not an action id at all (wrong type or outside 0..88)."""
 
     code = "invalid_action"
     default_message = "Action ID must be an integer between 0 and 88"
 
 
-class IllegalAction(BlefError):
+class IllegalAction(BlefError, MoveRefused):
     """The action id exists but the rules do not allow it now."""
 
     code = "illegal_action"

@@ -4,8 +4,10 @@ A game package (``engine/<kind>/``) exposes its :class:`~engine.protocol.GameDef
 the module attribute ``GAME``; this registry names the module, so that importing the
 registry imports no game (a Lambda function serving one kind never loads the others).
 
->>> "economancy" in KINDS and "figgie" in KINDS
-True
+>>> KINDS
+('blef', 'economancy', 'figgie')
+>>> definition("blef").max_seats
+8
 >>> definition("chess")
 Traceback (most recent call last):
 ...
@@ -21,6 +23,7 @@ from typing import Any, Final
 from engine.protocol import GameDefinition
 
 _MODULES: Final[dict[str, str]] = {
+    "blef": "engine.blef",
     "economancy": "engine.economancy",
     "figgie": "engine.figgie",
 }

@@ -9,18 +9,23 @@ the agent was told about.
 
 from __future__ import annotations
 
+from engine.blef.state import BlefState
 from engine.facts import DECK, Card
 from engine.game import Game, Move
 from engine.rules import CardKind, Rules
 
 
 class Observation:
-    """The view of ``game`` from ``seat``, valid until the next move is applied."""
+    """The view of a started ``game`` (or its rounds' state) from ``seat``, valid until
+    the next move is applied."""
 
     __slots__ = ("_game", "check", "seat")
 
-    def __init__(self, game: Game, seat: int) -> None:
-        self._game = game
+    def __init__(self, game: Game | BlefState, seat: int) -> None:
+        state = game.state if isinstance(game, Game) else game
+        if state is None:
+            raise ValueError("an observation is of a game that has started")
+        self._game = state
         self.seat = seat
         self.check = game.rules.check
         """The action id of a check (88 in the classic game, 140 with 32 cards)."""
@@ -32,11 +37,11 @@ class Observation:
 
     @property
     def nickname(self) -> str:
-        return self._game.nicknames[self.seat]
+        return self._game.labels[0][self.seat]
 
     @property
     def n_players(self) -> int:
-        return len(self._game.nicknames)
+        return len(self._game.cards)
 
     @property
     def hand(self) -> tuple[Card, ...]:
@@ -57,27 +62,28 @@ class Observation:
     @property
     def teams(self) -> tuple[int | None, ...]:
         """Each seat's team (None: on their own)."""
-        return tuple(self._game.teams)
+        return self._game.labels[2]
 
     @property
     def teammate_hands(self) -> dict[int, tuple[int, ...]]:
         """The hands of my team-mates still holding cards, by seat (empty without a team):
         team-mates see each other's hands."""
         game = self._game
-        teams = game.teams
+        teams = game.labels[2]
         team = teams[self.seat]
         if team is None:
             return {}
         return {
             seat: game.hand_indices(seat)
             for seat, t in enumerate(teams)
-            if t == team and seat != self.seat and game.card_counts[seat]
+            if t == team and seat != self.seat and game.cards[seat]
         }
 
     def sees_hand_of(self, seat: int) -> bool:
         """Whether I see the hand of ``seat``: mine, or a team-mate's."""
-        team = self._game.teams[self.seat]
-        return seat == self.seat or (team is not None and self._game.teams[seat] == team)
+        teams = self._game.labels[2]
+        team = teams[self.seat]
+        return seat == self.seat or (team is not None and teams[seat] == team)
 
     @property
     def known_indices(self) -> tuple[int, ...]:

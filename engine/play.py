@@ -53,8 +53,10 @@ def play_game(
     by_seat = [agents[nick] for nick in game.nicknames]
     seating = tuple(game.nicknames)
     rounds: list[RoundRecord] = []
-    # One observation per seat, reused: each is a live window on the game.
-    observations = [Observation(game, seat) for seat in range(len(by_seat))]
+    state = game.state
+    assert state is not None
+    # One observation per seat, reused: each is a live window on the game's rounds.
+    observations = [Observation(state, seat) for seat in range(len(by_seat))]
     acts = [agent.act for agent in by_seat]
     # Told of each round: every agent, in seating order, but those that keep Agent's own
     # round_ended (which does nothing), so that a round costs them no call.
@@ -63,16 +65,17 @@ def play_game(
         for agent in by_seat
         if notify and getattr(agent.round_ended, "__func__", None) is not Agent.round_ended
     ]
-    apply = game.apply
+    play = state.play
     while True:
-        seat = game.current_seat
+        seat = state.current_seat
         assert seat is not None
-        record = apply(acts[seat](observations[seat]))
+        record = play(acts[seat](observations[seat]))
         if record is not None:
             rounds.append(record)
             for round_ended in told:
                 round_ended(record)
             if record.ended_game:
+                game.table.finish()
                 break
     winner = game.winner
     assert winner is not None

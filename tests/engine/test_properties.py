@@ -178,7 +178,8 @@ def test_every_round_is_decided_by_the_rules_and_the_next_one_follows_from_it(
 def assert_no_leak(game: Game) -> None:
     """No view shows a hand it should not, nor the seed of a round still being played."""
     running = game.status is Status.RUNNING
-    seed = game._seed  # the secret under test
+    assert game.state is not None
+    seed = game.state.seed  # the secret under test
     assert seed is not None
     for viewer in (None, *game.nicknames):
         view = view_for(game, viewer)
@@ -290,12 +291,14 @@ def test_whose_turn_follows_the_players_still_in_through_checks_timeouts_and_for
         else:
             game.apply(choose(game, rng, 0.3))
         cards = game.card_counts
-        assert game._next == [next_in_play(cards, seat) for seat in range(n)]
+        assert game.state is not None
+        assert game.state._next == [next_in_play(cards, seat) for seat in range(n)]
         if game.status is Status.RUNNING:
             seat = game.current_seat
             assert seat is not None and cards[seat]
             restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
-            assert restored._next == game._next
+            assert restored.state is not None
+            assert restored.state._next == game.state._next
             assert restored.current_player == game.current_player
 
 
@@ -319,8 +322,9 @@ def test_the_random_agent_draws_exactly_its_documented_uniform_choice(
     agent, reference = RandomAgent(agent_seed), random.Random(agent_seed)
     check = game.rules.check
     observation = Observation(game, 0)
+    assert game.state is not None
     for wanted in lows:
-        low = game.min_bet = min(wanted, check)
+        low = game.state.min_bet = min(wanted, check)
         if low:
             expected = low + int(reference.random() * (check + 1 - low))
         else:

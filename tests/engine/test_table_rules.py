@@ -66,7 +66,7 @@ def test_an_ai_cannot_be_marked_ready_it_never_holds_a_game_back() -> None:
     game = table("ann", ais=1)
     with pytest.raises(errors.UnknownPlayer):
         game.set_ready("Bot_(AI)", True)
-    game.auto_start = True
+    game.table.auto_start = True
     assert game.set_ready("ann", True)
     assert game.status is Status.RUNNING
 
