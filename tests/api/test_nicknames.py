@@ -342,3 +342,10 @@ def test_hostile_names_get_a_clear_4xx_or_are_plain_names_never_a_5xx(
         assert isinstance(body["error"], str)
         assert len(reply.text) < 1000  # a huge value is not echoed whole
         assert body["code"] == ("invalid_nickname" if status == 400 else "profane_nickname")
+
+
+def test_an_account_handle_disguised_with_digits_is_refused_and_a_clean_one_is_made(
+    client: TestClient,
+) -> None:
+    assert_profanity_refusal(client.post("/ladder/accounts", json={"handle": "n1gg45"}))
+    assert client.post("/ladder/accounts", json={"handle": "Pen1stone"}).status_code == 201
