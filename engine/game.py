@@ -515,6 +515,7 @@ class Game:
         if self.admin == nickname:
             self.admin = new
         self.ready = [new if n == nickname else n for n in self.ready]
+        self.rules = self.rules.renamed(nickname, new)
 
     def start(self, by: str | None = None) -> None:
         """Start the game: shuffle the seating, give everyone one card, deal round 1.
