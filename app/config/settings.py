@@ -83,6 +83,13 @@ class Settings(BaseSettings):
     max_websockets_per_address: int = Field(default=20, ge=0)
     """Websocket watchers from one address at once (of ``max_websockets`` in all); past it a
     new one is closed with code 1013."""
+    websocket_opens_burst: int = Field(default=20, ge=0)
+    websocket_opens_per_second: float = Field(default=1.0, gt=0)
+    """Websockets one address may open: a token bucket of ``websocket_opens_burst`` opens,
+    refilled at ``websocket_opens_per_second`` (every open counts, however soon it is
+    closed). Past it a new one is closed with code 1013 (on AWS ``$connect`` answers 429
+    ``too_many_websocket_opens``). The browser client reconnects 2 s after a close, so even
+    every socket of a full address (20) reconnecting at once passes."""
 
     trusted_proxies: str = ""
     """Proxies in front of ``blef serve`` whose ``X-Forwarded-For`` names the client: a comma
