@@ -63,6 +63,14 @@ def client_from(address: str, server: Server) -> httpx.Client:
     return httpx.Client(base_url=server.url, transport=transport, timeout=20)
 
 
+def socket_from(address: str, server: Server) -> socket.socket:
+    sock = socket.socket()
+    sock.settimeout(20)
+    sock.bind((address, 0))
+    sock.connect(("127.0.0.1", server.port))
+    return sock
+
+
 def create_as(client: httpx.Client, forwarded_for: str | None = None) -> int:
     headers = {} if forwarded_for is None else {"X-Forwarded-For": forwarded_for}
     return client.post("/games/create", headers=headers).status_code
@@ -102,7 +110,7 @@ def test_a_named_proxy_s_clients_are_counted_apart_and_any_other_peer_by_its_own
         assert forged == [200] * BURST + [429]
 
 
-def test_a_named_proxy_s_websockets_and_connections_are_counted_per_forwarded_client(
+def test_a_named_proxy_s_websockets_count_per_forwarded_client_and_its_connections_uncapped(
     tmp_path: Path,
 ) -> None:
     client = pytest.importorskip("websockets.sync.client")
@@ -112,13 +120,9 @@ def test_a_named_proxy_s_websockets_and_connections_are_counted_per_forwarded_cl
         url = f"ws://127.0.0.1:{server.port}/ws?game_uuid={game}"
 
         def watch(address: str, forwarded_for: str) -> object:
-            sock = socket.socket()
-            sock.settimeout(20)
-            sock.bind((address, 0))
-            sock.connect(("127.0.0.1", server.port))
             return client.connect(
                 url,
-                sock=sock,
+                sock=socket_from(address, server),
                 open_timeout=20,
                 additional_headers={"X-Forwarded-For": forwarded_for},
             )
@@ -133,3 +137,10 @@ def test_a_named_proxy_s_websockets_and_connections_are_counted_per_forwarded_cl
             with pytest.raises(Exception):  # noqa: B017, PT011 - closed by the server
                 second.recv(timeout=20)  # type: ignore[attr-defined]
             assert second.close_code == 1013  # type: ignore[attr-defined]
+            # The proxy's own connections are not capped (two from any other address are).
+            held = [stack.enter_context(socket_from(PROXY, server)) for _ in range(3)]
+            assert len(held) == 3
+            with client_from(PROXY, server) as proxy:
+                assert proxy.get("/games").status_code == 200
+            others = [stack.enter_context(socket_from(FORGER, server)) for _ in range(3)]
+            assert others[-1].recv(4096).startswith(b"HTTP/1.1 503")
