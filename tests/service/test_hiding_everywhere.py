@@ -156,7 +156,7 @@ def everything_shown(table: Table, pushed: list[Change]) -> list[Any]:
     return shown
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(scenarios())
 def test_a_hidden_nickname_appears_in_no_field_of_any_view_list_snapshot_or_push(
     scenario: Scenario,
