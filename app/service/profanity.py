@@ -52,7 +52,7 @@ LANGUAGES: Final = (
     "dutch",
 )
 
-MORE_WORDS: Final = ("whore", "wanker", "chink", "gook", "fag")
+MORE_WORDS: Final = ("whore", "wanker", "chink", "gook", "fag", "fags")
 """English slurs and insults the library's English list lacks (checked against 4.1.0)."""
 
 _CAMEL: Final = re.compile(r"(?<=[^\W\d_])(?=[A-Z])")
@@ -63,10 +63,12 @@ _HISSING: Final = ("s", "x", "z", "ch", "sh")
 
 def english_plurals(words: Iterable[str]) -> list[str]:
     """Each single word of ``words`` followed by ``s`` and ``z`` (``niggaz``), and by ``es``
-    after a hissing end (``bitches``, never ``spices`` from a shorter word)."""
+    after a hissing end (``bitches``, never ``spices`` from a shorter word). Not for a word
+    of three letters or fewer, nor for an ``-ing`` form: their plurals are surnames as often
+    as insults (``Hoes``, ``Cummings``)."""
     plurals: list[str] = []
     for word in words:
-        if not word.isalpha():
+        if not word.isalpha() or len(word) <= 3 or word.endswith("ing"):
             continue
         plurals += [word + "s", word + "z"]
         if word.endswith(_HISSING):
