@@ -387,8 +387,10 @@ class Game:
         """Show ``nickname`` as ``new`` from now on (e.g. a nickname reported as
         offensive). The history keeps its seats, so every move follows the player."""
         seat = self.table.rename(nickname, new)
+        self.rules = self.rules.renamed(nickname, new)
         if self.state is not None:
             self.state.relabel(seat, new)
+            self.state.rules = self.rules
 
     def start(self, by: str | None = None) -> None:
         """Start the game: shuffle the seating, give everyone one card, deal round 1.

@@ -277,6 +277,16 @@ class Rules:
         values = {k: data[k] for k in _INT_RULES if k in data}
         return cls(**values, initial_cards=parse_initial(data.get("initial_cards")))
 
+    def renamed(self, nickname: str, new: str) -> Rules:
+        """These rules with the player ``nickname`` (matched ignoring case, as the rule
+        reads names) called ``new`` in ``initial_cards``; the same rules if it names nobody."""
+        initial = self.initial_cards
+        if not isinstance(initial, tuple):
+            return self
+        folded = nickname.casefold()
+        pairs = tuple((new if n.casefold() == folded else n, c) for n, c in initial)
+        return self if pairs == initial else self.but(initial_cards=pairs)
+
     def but(self, **changes: Any) -> Rules:
         """These rules with some values changed (checked as any new rules are)."""
         values = {k: getattr(self, k) for k in (*_INT_RULES, "initial_cards")}

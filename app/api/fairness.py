@@ -3,8 +3,9 @@ make-public) and a cap on one address's requests in flight.
 
 One client flooding the service must run out of *its own* allowance, never everyone's: every
 limit here is kept per client address (``scope["client"]``: the TCP peer under ``blef
-serve``, the caller's source IP behind API Gateway), so a client over its limits leaves every
-other address untouched. Answers past a limit are 429 ``{"error", "code"}`` with
+serve``, or the client a proxy named in ``BLEF_TRUSTED_PROXIES`` forwards, see
+app/cli/serve.py; the caller's source IP behind API Gateway), so a client over its limits
+leaves every other address untouched. Answers past a limit are 429 ``{"error", "code"}`` with
 ``Retry-After`` (whole seconds), sent before the request reaches a route or the store.
 
 Limits live in this process's memory: each ``blef serve`` process (and each Lambda instance)

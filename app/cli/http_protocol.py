@@ -12,7 +12,8 @@ answered 408 by the app itself, see app/api/middleware.py.)
 A second guard keeps one client from holding the server's connections (``limit_concurrency``
 counts everyone's): at most ``per_address`` connections from one client address are open at
 once; one more is answered 503 and closed before it is read, while every other address goes on
-being served.
+being served. A proxy the operator trusts (``BLEF_TRUSTED_PROXIES``) is not capped: its
+connections carry many clients, whom the app's own limits tell apart by ``X-Forwarded-For``.
 
 Imported only by ``blef serve``, which passes the class to uvicorn as its ``http`` protocol.
 """
@@ -20,7 +21,9 @@ Imported only by ``blef serve``, which passes the class to uvicorn as its ``http
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 import h11
@@ -66,6 +69,8 @@ class HeadTimeoutH11Protocol(H11Protocol):
     open_by_address: ClassVar[dict[str, int]] = {}
     """Open connections per address, shared by the connections of one configured class (all
     run on the server's one event loop, so no lock is needed)."""
+    exempt: ClassVar[tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]] = ()
+    """Peers whose connections are not capped (the trusted proxies)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -73,17 +78,38 @@ class HeadTimeoutH11Protocol(H11Protocol):
         self._address: str | None = None
 
     @classmethod
-    def with_timeout(cls, seconds: float, per_address: int = 0) -> type[HeadTimeoutH11Protocol]:
+    def with_timeout(
+        cls,
+        seconds: float,
+        per_address: int = 0,
+        exempt: Iterable[ipaddress.IPv4Network | ipaddress.IPv6Network] = (),
+    ) -> type[HeadTimeoutH11Protocol]:
         return type(
             cls.__name__,
             (cls,),
-            {"head_timeout": seconds, "per_address": per_address, "open_by_address": {}},
+            {
+                "head_timeout": seconds,
+                "per_address": per_address,
+                "open_by_address": {},
+                "exempt": tuple(exempt),
+            },
         )
+
+    def _exempt(self, address: str) -> bool:
+        if not self.exempt:
+            return False
+        try:
+            peer = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(peer in network for network in self.exempt)
 
     def _admit(self, transport: asyncio.BaseTransport) -> bool:
         """Count the connection against its address; False if the address is at its cap."""
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer else "unknown"
+        if self._exempt(address):
+            return True
         count = self.open_by_address.get(address, 0)
         if self.per_address and count >= self.per_address:
             return False

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -54,11 +54,24 @@ def serve(
         # their secret UUIDs; the app logs every request itself, with the route template.
         access_log=False,
         http=HeadTimeoutH11Protocol.with_timeout(
-            settings.request_timeout_seconds, settings.max_connections_per_address
+            settings.request_timeout_seconds,
+            settings.max_connections_per_address,
+            settings.trusted_proxy_networks(),
         ),
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         limit_concurrency=1000,
+        **forwarding(settings),
     )
+
+
+def forwarding(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for ``X-Forwarded-For``: believed only from the proxies the operator
+    names (``BLEF_TRUSTED_PROXIES``), from nobody by default. uvicorn's own default believes
+    127.0.0.1 (or ``FORWARDED_ALLOW_IPS``), which would let any client behind a proxy on the
+    same host choose the address every per-address limit counts; that variable is ignored."""
+    if not settings.trusted_proxies:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies.split(",")}
 
 
 def register(cli: typer.Typer) -> None:

@@ -6,6 +6,7 @@ caches them; tests build their own :class:`Settings` and pass them in.
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -82,6 +83,22 @@ class Settings(BaseSettings):
     max_websockets_per_address: int = Field(default=20, ge=0)
     """Websocket watchers from one address at once (of ``max_websockets`` in all); past it a
     new one is closed with code 1013."""
+    websocket_opens_burst: int = Field(default=20, ge=0)
+    websocket_opens_per_second: float = Field(default=1.0, gt=0)
+    """Websockets one address may open: a token bucket of ``websocket_opens_burst`` opens,
+    refilled at ``websocket_opens_per_second`` (every open counts, however soon it is
+    closed). Past it a new one is closed with code 1013 (on AWS ``$connect`` answers 429
+    ``too_many_websocket_opens``). The browser client reconnects 2 s after a close, so even
+    every socket of a full address (20) reconnecting at once passes."""
+
+    trusted_proxies: str = ""
+    """Proxies in front of ``blef serve`` whose ``X-Forwarded-For`` names the client: a comma
+    list of addresses or networks (``127.0.0.1``, ``10.0.0.0/8``, ``::1``). Empty (the
+    default): the header is believed from nobody, and every limit counts the TCP peer. A
+    request from a listed peer is counted against the last address its header names that is
+    not itself a listed proxy (uvicorn's reading); a listed peer's own connections are not
+    capped by ``max_connections_per_address``, since they carry many clients. On Lambda the
+    client is API Gateway's source IP whatever this says."""
 
     # --- the table: reactions and reports (app/service/social.py)
     reaction_burst: int = Field(default=3, ge=1)
@@ -98,6 +115,27 @@ class Settings(BaseSettings):
     passkey's answer may come from, and its host the passkeys' RP ID. Never taken from a
     request. ``blef serve`` defaults it to ``http://localhost:<port>``; unset elsewhere,
     passkeys answer 503."""
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _addresses_or_networks(cls, value: str) -> str:
+        """Each item an IP address or network, written back in its canonical form."""
+        named = []
+        for item in (part.strip() for part in value.split(",")):
+            if not item:
+                continue
+            try:
+                named.append(str(ipaddress.ip_network(item, strict=False)))
+            except ValueError:
+                raise ValueError(
+                    f"trusted_proxies must be a comma list of IP addresses or networks"
+                    f" (such as 127.0.0.1 or 10.0.0.0/8): {item!r} is neither"
+                ) from None
+        return ",".join(named)
+
+    def trusted_proxy_networks(self) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+        """:attr:`trusted_proxies` as networks (an address is a network of one)."""
+        return tuple(ipaddress.ip_network(item) for item in self.trusted_proxies.split(",") if item)
 
     @field_validator("public_origin")
     @classmethod

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from typing import TYPE_CHECKING, Any
 
 from app.config import aws
@@ -106,13 +107,29 @@ use = _runtime.use
 
 
 def connect(event: Event, context: Any = None) -> Response:
-    """``$connect``: refuse an address past its cap of open websockets (429), and
-    credentials the state route would refuse (400); record the others."""
+    """``$connect``: refuse an address past its rate of opening websockets or its cap of open
+    ones (429), and credentials the state route would refuse (400); record the others."""
     connection_id = _connection_id(event)
     viewer = credentials(event.get("headers"), event.get("queryStringParameters"))
     handlers = runtime()
     address = _source_ip(event)
-    cap = handlers.service.settings.max_websockets_per_address
+    settings = handlers.service.settings
+    if settings.websocket_opens_burst:
+        wait = handlers.connections.throttle(
+            address, settings.websocket_opens_burst, settings.websocket_opens_per_second
+        )
+        if wait:
+            log.info("websocket_refused", extra={"code": "too_many_websocket_opens"})
+            return _refusal(
+                429,
+                f"Too many websockets opened from your address (at most"
+                f" {settings.websocket_opens_burst} at once, then"
+                f" {settings.websocket_opens_per_second:g} a second); try again in"
+                f" {math.ceil(wait)} s",
+                "too_many_websocket_opens",
+                retry_after=wait,
+            )
+    cap = settings.max_websockets_per_address
     if cap and not handlers.connections.reserve(address, cap):
         log.info("websocket_refused", extra={"code": "too_many_websockets"})
         return _refusal(
@@ -153,10 +170,13 @@ def disconnect(event: Event, context: Any = None) -> Response:
     return {"statusCode": 200}
 
 
-def _refusal(status: int, message: str, code: str) -> Response:
+def _refusal(status: int, message: str, code: str, retry_after: float = 0.0) -> Response:
+    headers = {"Content-Type": "application/json"}
+    if retry_after:
+        headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     return {
         "statusCode": status,
-        "headers": {"Content-Type": "application/json"},
+        "headers": headers,
         "body": json.dumps({"error": message, "code": code}),
     }
 

@@ -12,9 +12,17 @@ How a nickname is read:
   ``Scunthorpe``, ``Essex``, ``Cassandra``, ``Assassin``, ``Therapist``, ``Shitake``;
 - leetspeak folded (``sh1t``, ``b1tch``), look-alike letters of other scripts and full-width
   forms folded (``fuсk`` with a Cyrillic ``с``, ``ＦＵＣＫ``) by the library;
+- an English word's plural is as rude as the word (``n1gg45``, ``sh1ts``): the library's
+  English list with ``s`` and ``z`` after every word, and ``es`` after a hissing end
+  (``bitches``), through its documented ``custom_words`` (:func:`english_plurals`), with
+  the few English slurs its list lacks (:data:`MORE_WORDS`);
 - the name three ways: its underscores as spaces (``Fuck_You``, ``f_u_c_k`` with the
   library's spaced-letter folding), without them (``sh_i_t``), and split where a small letter
-  meets a capital and at digits (``KurwaMac``, ``kurwa123``); any of them rude refuses it;
+  meets a capital and before digits that end a part (``KurwaMac``, ``kurwa123``,
+  ``Bitch1``); any of them rude refuses it. Digits among letters are read as letters, never
+  as a break: ``Th3rapist`` is ``Therapist``, not ``rapist`` (tests/api/test_nicknames.py
+  holds it as a property). The price of reading digits at the end as a number as well:
+  ``Sp1c35`` reads as ``Spic 35`` and is refused;
 - the languages of :data:`LANGUAGES`: English and Polish first, then the ones players of a
   Polish card game are likeliest to write in.
 """
@@ -22,6 +30,7 @@ How a nickname is read:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, Final
 
@@ -43,18 +52,41 @@ LANGUAGES: Final = (
     "dutch",
 )
 
+MORE_WORDS: Final = ("whore", "wanker", "chink", "gook", "fag", "fags")
+"""English slurs and insults the library's English list lacks (checked against 4.1.0)."""
+
 _CAMEL: Final = re.compile(r"(?<=[^\W\d_])(?=[A-Z])")
-_DIGITS: Final = re.compile(r"\d+")
+_BREAKING_DIGITS: Final = re.compile(r"\d+(?=_|$)")
+_LETTERS_THEN_NUMBER: Final = re.compile(r"([^\W\d_]{1,2})\d+")
+_HISSING: Final = ("s", "x", "z", "ch", "sh")
+
+
+def english_plurals(words: Iterable[str]) -> list[str]:
+    """Each single word of ``words`` followed by ``s`` and ``z`` (``niggaz``), and by ``es``
+    after a hissing end (``bitches``, never ``spices`` from a shorter word). Not for a word
+    of three letters or fewer, nor for an ``-ing`` form: their plurals are surnames as often
+    as insults (``Hoes``, ``Cummings``)."""
+    plurals: list[str] = []
+    for word in words:
+        if not word.isalpha() or len(word) <= 3 or word.endswith("ing"):
+            continue
+        plurals += [word + "s", word + "z"]
+        if word.endswith(_HISSING):
+            plurals.append(word + "es")
+    return plurals
 
 
 @cache
 def _filter() -> Filter:
     """The one filter of this process, built on first use."""
     from glin_profanity import Filter  # noqa: PLC0415 (loaded on first use, not at cold start)
+    from glin_profanity.data.dictionary import dictionary  # noqa: PLC0415 (as above)
 
+    english = [*dictionary.get_words("english"), *MORE_WORDS]
     return Filter(
         {
             "languages": list(LANGUAGES),
+            "custom_words": [*MORE_WORDS, *english_plurals(w.lower() for w in english)],
             "word_boundaries": True,
             "detect_leetspeak": True,
             "leetspeak_level": "moderate",
@@ -65,17 +97,22 @@ def _filter() -> Filter:
 
 
 def _short_digits(part: str) -> str:
-    """A part of a name with fewer than three letters loses its digits: read as leetspeak,
-    ``p15`` would be a rude word, but it is a letter and a number (players' generated names)."""
-    letters = "".join(c for c in part if not c.isdigit())
-    return letters if len(letters) < 3 else part
+    """A part of a name that is one or two letters then a number loses its number: read as
+    leetspeak, ``p15`` would be a rude word, but it is a letter and a number (players'
+    generated names). Digits among letters (``B4551s7``) stay, to be read as letters."""
+    short = _LETTERS_THEN_NUMBER.fullmatch(part)
+    return short[1] if short else part
 
 
 def readings(name: str) -> tuple[str, ...]:
     """The ways ``name`` is read for rude words (see the module's text)."""
     name = "_".join(_short_digits(part) for part in name.split("_"))
     spaced = name.replace("_", " ")
-    return (spaced, name.replace("_", ""), _CAMEL.sub(" ", _DIGITS.sub(" ", spaced)))
+    return (
+        spaced,
+        name.replace("_", ""),
+        _CAMEL.sub(" ", _BREAKING_DIGITS.sub(" ", name)).replace("_", " "),
+    )
 
 
 def is_profane(name: str) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.service.social import rename_in_round, shown_reactions
+from app.service.social import rename_in_round, shown_names, shown_reactions
 from app.store.base import GameDoc, PublicGame, RoundSnapshot
 from engine.game import Game
 from engine.rules import CLASSIC
@@ -49,7 +49,7 @@ def state_body(doc: GameDoc, view: dict[str, Any]) -> Body:
     }
     asked = doc.social.get("rematch_asked")
     if asked:
-        body["rematch"] = {"asked": list(asked)}
+        body["rematch"] = {"asked": shown_names(asked, doc.social.get("hidden", {}))}
     for optional in ("legal_actions", "seed", "winner", "winners", "you"):
         if optional in view:
             body[optional] = view[optional]

@@ -26,11 +26,13 @@ in a stored round always means one player.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any, Final
 
 from app.service.errors import TooManyReactions, UnknownReaction
 from app.service.seats import seat_key
 from engine.game import Game
+from engine.rules import Rules
 
 REACTIONS: Final = ("👍", "👎", "👏", "😂", "😮", "😢", "🤔", "🎉")
 """The reactions a player may send: a fixed list, so that nothing else can be said."""
@@ -177,4 +179,21 @@ def rename_in_round(data: dict[str, Any], hidden: dict[str, str]) -> dict[str, A
     out["hands"] = [{**h, "nickname": shown(h["nickname"])} for h in data["hands"]]
     out["history"] = [{**m, "player": shown(m["player"])} for m in data["history"]]
     out["loser"] = shown(data.get("loser"))
+    if "rules" in data:
+        out["rules"] = rename_in_rules(data["rules"], hidden)
     return out
+
+
+def rename_in_rules(rules: dict[str, Any], hidden: dict[str, str]) -> dict[str, Any]:
+    """The rules object (engine.rules.Rules.to_dict) with the hidden nicknames that
+    ``initial_cards`` names shown as their aliases (``nick:count,...``)."""
+    named = Rules.from_dict(rules)
+    renamed = named
+    for old, new in hidden.items():
+        renamed = renamed.renamed(old, new)
+    return rules if renamed is named else {**rules, **renamed.to_dict()}
+
+
+def shown_names(names: Iterable[str], hidden: dict[str, str]) -> list[str]:
+    """Nicknames as the table shows them now: each hidden one as its alias."""
+    return [hidden.get(name, name) for name in names]

@@ -61,6 +61,11 @@ CONNECTION_TTL_SECONDS: Final = 2 * 3600
 """API Gateway closes every websocket connection after 2 hours."""
 
 
+def _number(value: float) -> AttributeValueTypeDef:
+    """A time in seconds as a DynamoDB number, to the microsecond."""
+    return {"N": f"{value:.6f}"}
+
+
 @dataclass(frozen=True, slots=True)
 class Watcher:
     """One open connection watching a game, as the player whose seat key ``seat`` is (None:
@@ -217,6 +222,57 @@ class Connections:
                 return False
             raise
         return True
+
+    # ------------------------------------------------------------ websocket opens per address
+    # How fast an address opens websockets, on the same counter item: a token bucket of
+    # ``burst`` opens refilled at ``per_second``, kept as the generic cell rate algorithm's
+    # one number, ``opens_due`` (the time at which the bucket would be full again if nothing
+    # more were opened). An open is let in while ``opens_due`` is at most ``burst - 1``
+    # intervals ahead of now, and moves it one interval on. Each branch is one conditional
+    # UpdateItem, so opens racing in several Lambda instances are all counted: from an
+    # address that has opened nothing lately, the first one suffices.
+
+    def throttle(self, address: str, burst: int, per_second: float) -> float:
+        """Count one websocket opened from ``address``: 0.0 if its bucket let it in, else the
+        most seconds until it will (nothing is counted then)."""
+        from botocore.exceptions import ClientError  # noqa: PLC0415
+
+        interval = 1.0 / per_second
+        now = self._clock()
+        expires: AttributeValueTypeDef = {"N": str(int(now) + CONNECTION_TTL_SECONDS)}
+        names = {"#due": "opens_due"}
+        attempts: list[tuple[str, str, dict[str, AttributeValueTypeDef]]] = [
+            (  # nothing opened for a while: the bucket is full
+                "SET #due = :next, expires_at = :expires",
+                "attribute_not_exists(#due) OR #due <= :now",
+                {":next": _number(now + interval), ":now": _number(now), ":expires": expires},
+            ),
+            (  # some opened lately: room for one more?
+                "SET #due = #due + :interval, expires_at = :expires",
+                "#due <= :latest",
+                {
+                    ":interval": _number(interval),
+                    ":latest": _number(now + (burst - 1) * interval),
+                    ":expires": expires,
+                },
+            ),
+        ]
+        for update, condition, values in attempts:
+            try:
+                self.client.update_item(
+                    TableName=self.table_name,
+                    Key=address_key(address),
+                    UpdateExpression=update,
+                    ConditionExpression=condition,
+                    ExpressionAttributeNames=names,
+                    ExpressionAttributeValues=values,
+                )
+            except ClientError as err:
+                if err.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                    raise
+                continue
+            return 0.0
+        return interval  # refused: opens_due is less than one interval past the latest
 
     def release(self, address: str) -> None:
         """Count one websocket from ``address`` fewer (never below zero)."""

@@ -162,3 +162,17 @@ def test_the_handler_answers_errors_in_the_established_format(handler: Any) -> N
     assert status == 400 and body["code"] == "invalid_parameter"
     status, body = invoke(handler, "POST", "/games/create", headers={"content-type": "text/plain"})
     assert status == 200 and "game_uuid" in body
+
+
+def test_on_lambda_the_client_is_api_gateway_s_source_ip_whatever_the_forwarded_header_says(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    monkeypatch.setenv("BLEF_RATE_LIMIT_BURST", "2")
+    monkeypatch.setenv("BLEF_RATE_LIMIT_PER_SECOND", "0.001")
+    monkeypatch.setenv("BLEF_TRUSTED_PROXIES", "0.0.0.0/0")  # for blef serve only
+    handler = request.getfixturevalue("handler")
+    codes = [
+        invoke(handler, "POST", "/games/create", headers={"X-Forwarded-For": f"198.51.100.{i}"})[0]
+        for i in range(3)
+    ]
+    assert codes == [200, 200, 429]  # one bucket: the event's sourceIp, 203.0.113.7

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from app.service import profanity
 from engine import names
+from tests.api.test_newer_service import finish
 from tests.support.api import Blef
 
 CLEAN = [
@@ -64,6 +65,22 @@ CLEAN = [
     "Player_123",
     "Brave_Fox_42",
     "Inconceivable_Ichabodcraniosaurus",
+    "Cockburn",
+    "Adrian",
+    "Caputo",
+    "Sukarno",
+    "Dickson",
+    "Jeb",
+    "Spices",
+    "Buttes",
+    "Th3rapist",
+    "Dick3ns",
+    "Pen1stone",
+    "Scunth0rpe",
+    "Cl4ssic",
+    "Ass4ssin",
+    "B4551st",
+    "P15",
 ]
 """Clean names, several holding a rude word inside a longer one (the Scunthorpe problem)."""
 
@@ -90,6 +107,14 @@ PROFANE = [
     "motherfucker",
     "Big_Dick",
     "n1gger",
+    "n1gg45",
+    "N1gg4z",
+    "f4gg0ts",
+    "b1tch3s",
+    "Sh1ts",
+    "wh0r3",
+    "w4nk3r",
+    "r3t4rd",
     "kurwa",
     "kurw4",
     "K_U_R_W_A",
@@ -139,6 +164,74 @@ def test_a_profane_name_is_refused_with_422_and_the_reason_profanity_even_disgui
     game = blef.create()
     assert_profanity_refusal(join(client, game, nickname, form=form))
     assert blef.state(game)["players"] == []
+
+
+@pytest.mark.parametrize("nickname", ["n1gg45", "kurwa123", "wh0r3"])
+def test_a_profane_name_disguised_with_digits_is_refused_on_create_and_on_the_rematch(
+    blef: Blef, client: TestClient, nickname: str
+) -> None:
+    assert_profanity_refusal(client.get("/games/create", params={"nickname": nickname}))
+    game = blef.create()
+    seated = {name: blef.join(game, name) for name in ("Ann", "Bob")}
+    blef.start(game, seated["Ann"])
+    finish(client, game, seated)
+    rematch = client.get(
+        "/games/create",
+        params={
+            "previous_game_uuid": game,
+            "previous_player_uuid": seated["Ann"],
+            "nickname": nickname,
+        },
+    )
+    assert_profanity_refusal(rematch)
+
+
+LEET: dict[str, str] = {"a": "4", "e": "3", "i": "1", "o": "0", "s": "5", "t": "7", "b": "8"}
+"""The digits written for letters."""
+
+HIDING_A_RUDE_WORD = [
+    name for name in CLEAN if name.isalpha() and any(c.lower() in LEET for c in name[1:-1])
+] + ["Cockburn", "Penistone", "Dickens", "Essex", "Assassin", "Classic", "Therapist"]
+"""Clean single-word names (a rude word, if any, only inside a longer one)."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(HIDING_A_RUDE_WORD), st.data())
+def test_a_clean_name_with_digits_written_for_some_of_its_inner_letters_stays_clean(
+    name: str, data: st.DataObject
+) -> None:
+    """Whatever letters between the first and the last are written as digits, the filter
+    reads the name they disguise, which is clean: never a rude word cut out of it by the
+    digits. (The first letter stays a letter, as the rule wants; digits at the end are read
+    as a number too, ``Bitch1`` as ``Bitch 1``, so ``Sp1c35`` reads as ``Spic 35``.)"""
+    places = [i for i, c in enumerate(name) if 0 < i < len(name) - 1 and c.lower() in LEET]
+    chosen = data.draw(st.sets(st.sampled_from(places)), label="digits at")
+    disguised = "".join(LEET[c.lower()] if i in chosen else c for i, c in enumerate(name))
+    assert not profanity.is_profane(disguised), disguised
+
+
+def test_digits_at_the_end_of_a_name_are_read_as_a_number_too() -> None:
+    assert profanity.is_profane("Bitch1")
+    assert profanity.is_profane("Sp1c35")
+    assert not profanity.is_profane("Sp1ces")
+
+
+@pytest.mark.parametrize(
+    ("name", "plurals"),
+    [
+        ("bitch", ["bitchs", "bitchz", "bitches"]),
+        ("spic", ["spics", "spicz"]),
+        ("hoe", []),
+        ("cumming", []),
+    ],
+)
+def test_an_english_word_s_plurals_are_read_as_rude_es_only_after_a_hissing_end_and_not_all(
+    name: str, plurals: list[str]
+) -> None:
+    """Short words and ``-ing`` forms have no plural added: theirs are surnames too."""
+    assert profanity.english_plurals([name]) == plurals
+    for clean in ("Spices", "Hoes", "Cummings"):
+        assert not profanity.is_profane(clean)
 
 
 def test_a_profane_name_is_not_echoed_back(blef: Blef, client: TestClient) -> None:
@@ -256,3 +349,10 @@ def test_hostile_names_get_a_clear_4xx_or_are_plain_names_never_a_5xx(
         assert isinstance(body["error"], str)
         assert len(reply.text) < 1000  # a huge value is not echoed whole
         assert body["code"] == ("invalid_nickname" if status == 400 else "profane_nickname")
+
+
+def test_an_account_handle_disguised_with_digits_is_refused_and_a_clean_one_is_made(
+    client: TestClient,
+) -> None:
+    assert_profanity_refusal(client.post("/ladder/accounts", json={"handle": "n1gg45"}))
+    assert client.post("/ladder/accounts", json={"handle": "Pen1stone"}).status_code == 201

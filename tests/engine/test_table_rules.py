@@ -12,6 +12,7 @@ from engine import errors
 from engine.dealing import seed_sequence
 from engine.facts import CHECK, MIN_PLAYERS, max_cards
 from engine.game import Game, Status
+from engine.rules import Rules
 
 
 def table(*names: str, ais: int = 0) -> Game:
@@ -140,6 +141,17 @@ def test_a_renamed_player_keeps_their_seat_cards_and_moves() -> None:
     assert game.hand("Player_9")
     with pytest.raises(errors.InvalidNickname):
         game.rename("Player_9", game.nicknames[1 - game.seat_of("Player_9")].upper())
+
+
+def test_a_player_renamed_in_the_lobby_keeps_the_first_hand_the_rules_gave_their_name() -> None:
+    game = Game(seed_source=seed_sequence(3), rules=Rules(initial_cards=(("ANN", 3),)))
+    for name in ("ann", "ben"):
+        game.join(name)
+    game.rename("ann", "Player_1")
+    assert game.rules.initial_cards == (("Player_1", 3),)
+    game.start()
+    assert len(game.hand("Player_1")) == 3
+    assert len(game.hand("ben")) == 1
 
 
 def test_a_game_stored_before_these_rules_existed_still_loads() -> None:

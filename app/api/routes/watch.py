@@ -17,7 +17,9 @@ The established iOS client opens ``<websocket URL>/<stage>`` in two ways:
 
 Changes come from the service's in-process notifications (app/watch/hub.py), not from
 polling. Messages from the client are read and ignored; pings are answered by the server.
-At most ``max_websockets`` are open per process: one more is closed with code 1013.
+At most ``max_websockets`` are open per process, and each address opens at most
+``websocket_opens_burst`` at once, then ``websocket_opens_per_second``: one more is closed
+with code 1013 and a reason that says which.
 
 On AWS this route does not run: an API Gateway WebSocket API and app/entrypoints/websocket.py
 send the same messages, pushed from the table's stream.
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from collections.abc import Callable
 from typing import Annotated, Final, TypeVar
 
@@ -36,6 +39,7 @@ from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
 
 from app.api.deps import ServiceProvider
 from app.api.errors import status_of
+from app.api.fairness import TokenBuckets
 from app.service import GameService
 from app.service.responses import current_state
 from app.service.seats import seat_key, seated
@@ -69,16 +73,29 @@ T = TypeVar("T")
 
 class Watchers:
     """The open websockets of one app: how many (bounded), the hub that feeds them, and the
-    threads their store reads run in."""
+    threads their store reads run in; and how fast each address opens them (``opens``: a
+    token bucket per address, None for no bound)."""
 
-    def __init__(self, limit: int, service: GameService, per_address: int = 0) -> None:
+    def __init__(
+        self,
+        limit: int,
+        service: GameService,
+        per_address: int = 0,
+        opens: TokenBuckets | None = None,
+    ) -> None:
         self.limit = limit
         self.per_address = per_address
+        self.opens = opens
         self.open = 0
         self.by_address: dict[str, int] = {}
         self.hub = Hub()
         service.subscribe(self.hub.notice)
         self._threads: anyio.CapacityLimiter | None = None
+
+    def too_soon(self, address: str) -> float:
+        """Take one of ``address``'s opens: 0.0 if it had one, else the seconds until it
+        will (the open is refused, and takes nothing)."""
+        return 0.0 if self.opens is None else self.opens.take(("websocket", address))
 
     def enter(self, address: str = "") -> bool:
         """Count one more websocket, unless the bound is reached, in all or for the client's
@@ -118,7 +135,14 @@ def _watchers(websocket: WebSocket, service: GameService) -> Watchers:
     watchers: Watchers | None = getattr(state, "watchers", None)
     if watchers is None:  # no await since the check: no other task can get here between
         settings = service.settings
-        watchers = Watchers(settings.max_websockets, service, settings.max_websockets_per_address)
+        opens = None
+        if settings.websocket_opens_burst:
+            opens = TokenBuckets(
+                settings.websocket_opens_burst, settings.websocket_opens_per_second
+            )
+        watchers = Watchers(
+            settings.max_websockets, service, settings.max_websockets_per_address, opens
+        )
         state.watchers = watchers
     return watchers
 
@@ -130,6 +154,11 @@ async def watch(websocket: WebSocket, service: WatchServiceDep) -> None:
     watchers = _watchers(websocket, service)
     address = websocket.client.host if websocket.client else "unknown"
     await websocket.accept()
+    wait = watchers.too_soon(address)
+    if wait:
+        log.warning("websocket_refused", extra={"code": "too_many_websocket_opens"})
+        await websocket.close(CLOSE_TRY_AGAIN_LATER, too_many_opens(wait))
+        return
     if not watchers.enter(address):
         log.warning("websocket_refused", extra={"open": watchers.open})
         await websocket.close(CLOSE_TRY_AGAIN_LATER, "Too many websockets open; try again later")
@@ -158,6 +187,12 @@ async def watch(websocket: WebSocket, service: WatchServiceDep) -> None:
     finally:
         watchers.hub.leave(subscription)
         watchers.leave(address)
+
+
+def too_many_opens(wait: float) -> str:
+    """The close reason of an open past its address's rate (under the 123 bytes a close
+    frame's reason may hold)."""
+    return f"Too many websockets opened from your address; try again in {math.ceil(wait)} s"
 
 
 async def _follow_game(
