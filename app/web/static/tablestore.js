@@ -92,6 +92,11 @@ export function createTable(game, changed) {
       }
     }
     if (!alive) return;
+    // At the end, only the final round is still to see: older ones queued while the person
+    // looked away are in the replay, not a pile of Continue clicks on top of the game over.
+    if (state.status === "Finished") s.reveals = s.reveals.filter((r) => r.snap.round_number === state.round_number);
+    // A new round offers its lowest bet again, not the one chosen in the round before.
+    if (prev && state.round_number !== prev.round_number) s.chosen = null;
     const wasMine = isMyTurn();
     s.state = state;
     s.receivedAt = performance.now();

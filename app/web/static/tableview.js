@@ -9,7 +9,8 @@ import { levelOf, LEVELS, maxCardsChoices, REACTIONS, reactionLines, secondsLeft
 import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
 import { poolTitle } from "./ladder.js";
-import { Card, Cards, html, toast } from "./ui.js";
+import { api } from "./api.js";
+import { Card, Cards, fail, html, toast } from "./ui.js";
 
 export function TableScreen({ game }) {
   const [, bump] = useReducer((n) => n + 1, 0);
@@ -314,6 +315,17 @@ function GameOver({ st, s, me, seated, actions, game }) {
       <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}${" "}
         Everyone who clicks Play again sits at the same new table, with the same rules and the same computer players.</p>` : null}
     <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a>
+      <${LastRound} st=${st} s=${s} game=${game} />
       <a class="button" href=${`#/replay/${game}`} id="replay-link">Replay the game, round by round</a></p>
   </section>`;
+}
+
+/** The final round's reveal, on asking: the page may have opened on a game already over. */
+function LastRound({ st, s, game }) {
+  const [snap, setSnap] = useState(null);
+  const open = () => api(`/games/${game}?round=${st.round_number}`, { token: s.seat && s.seat.player_uuid })
+    .then(({ data }) => setSnap(data), fail);
+  const close = () => { setSnap(null); setTimeout(() => document.getElementById("last-round")?.focus(), 0); };
+  return html`<button id="last-round" onClick=${open}>How the last round ended</button>
+    ${snap ? html`<${RevealDialog} item=${{ snap, before: null }} count=${1} after=${st} onDismiss=${close} />` : null}`;
 }

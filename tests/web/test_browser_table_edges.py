@@ -1,0 +1,135 @@
+"""The Blef table's rough edges as a first-time player met them, in a real browser against a
+live `blef serve`: the bet offered when a round begins, and the end of a game the page did
+not follow round by round. The other players move through the API, as other people's
+devices would."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from benchmarks.load import Server
+from tests.web.pages import choose_bet, create_and_join, dismiss_reveals, seat, state
+from tests.web.test_browser_newcomer import Bob
+
+CHECK = 88
+TOP_BET = 87  # the great straight flush of spades: never among a few cards
+SHOTS = Path(os.environ.get("BLEF_EDGE_SHOTS", "")) if os.environ.get("BLEF_EDGE_SHOTS") else None
+"""`BLEF_EDGE_SHOTS=<folder> pytest tests/web/test_browser_table_edges.py` saves what each
+test sees there, to look at."""
+
+
+def _shot(page: Any, name: str) -> None:
+    if SHOTS is not None:
+        page.screenshot(path=str(SHOTS / name))
+
+
+def _seated(page: Any, server: Server, host: str, others: list[str]) -> tuple[str, list[Bob]]:
+    """A game created by ``host`` in the page, the others joined through the API."""
+    game = create_and_join(page, server.url, host)
+    players = [Bob(page, server.url, game, name) for name in others]
+    page.get_by_role("list", name="Players").get_by_text(others[-1]).wait_for()
+    return game, players
+
+
+def _start(page: Any) -> None:
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("region", name="Your cards").wait_for()
+
+
+def _others_move_until_my_turn(page: Any, server: Server, game: str, players: list[Bob]) -> None:
+    """Each other player to move bets the lowest bet there is, until it is the page's turn."""
+    by_name = {p.nickname: p for p in players}
+    me = seat(page, game)
+    assert me is not None
+    for _ in range(20):
+        now = state(page, server.url, game)
+        if now["cp_nickname"] == me["nickname"]:
+            page.locator("#bet-button").wait_for()
+            return
+        mover = by_name[now["cp_nickname"]]
+        mover.post("play", {"action_id": min(mover.view()["legal_actions"])})
+    raise AssertionError("the page's turn never came")
+
+
+def test_a_new_round_offers_its_lowest_bet_not_the_one_chosen_the_round_before(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page()
+    game, [bob] = _seated(page, server, "alice", ["bob"])
+    _start(page)
+    _others_move_until_my_turn(page, server, game, [bob])
+    choose_bet(page, "Pair", "pair of aces")
+    page.locator("#bet-button").click()
+    page.get_by_text("Waiting for bob to move.").wait_for()
+    bob.post("play", {"action_id": CHECK})
+    dismiss_reveals(page)
+    page.locator(".badge", has_text="round 2").wait_for()
+    dismiss_reveals(page)
+    _others_move_until_my_turn(page, server, game, [bob])
+
+    lowest = min(state(page, server.url, game)["legal_actions"])
+    assert lowest < 11, "pair of aces is still a legal bet: the test shows what is offered"
+    assert page.locator("#bet").input_value() == str(lowest)
+    assert page.locator("#bet-kind").input_value() == "high"
+
+
+class _SeatedAlready(Bob):
+    """A seat the page already holds, moved through the API as from another device."""
+
+    def __init__(self, page: Any, base: str, game: str, nickname: str, uuid: str) -> None:
+        self.request, self.base, self.game = page.request, base, game
+        self.nickname, self.uuid = nickname, uuid
+
+
+def test_a_game_that_ended_while_the_page_was_not_followed_shows_only_its_final_round(
+    server: Server, new_page: Any
+) -> None:
+    """alice is out in the first round and looks away; the others end the game. Coming back,
+    she finds the game over with at most the final round to see, not every round queued."""
+    page = new_page()
+    game, players = _seated(page, server, "alice", ["bob", "carol"])
+    page.get_by_label("Maximum of cards").select_option("1")
+    _start(page)
+    me = seat(page, game)
+    assert me is not None
+    alice = _SeatedAlready(page, server.url, game, "alice", me["player_uuid"])
+    by_name = {p.nickname: p for p in (alice, *players)}
+    for _ in range(30):  # whoever is to move bets what is never there, and the next checks
+        now = alice.view()
+        if now["status"] == "Finished":
+            break
+        mover = by_name[now["cp_nickname"]]
+        if now["history"] and now["history"][-1]["action_id"] == TOP_BET:
+            mover.post("play", {"action_id": CHECK})
+        elif alice.view()["round_number"] == 1 and mover is not alice:
+            mover.post("play", {"action_id": min(mover.view()["legal_actions"])})
+        else:
+            mover.post("play", {"action_id": TOP_BET})
+    final = alice.view()
+    assert final["status"] == "Finished" and final["round_number"] >= 2
+
+    page.locator("#winner").wait_for()
+    page.wait_for_timeout(1000)  # the page has caught up with every round
+    shown = page.locator("#reveal")
+    if shown.is_visible():
+        heading = shown.get_by_role("heading").first.inner_text()
+        assert heading.startswith(f"Round {final['round_number']}:"), heading
+        assert "more round" not in shown.inner_text()
+        assert dismiss_reveals(page) == 1
+    assert page.locator("#over-title").is_visible()
+
+    page.reload()
+    page.locator("#winner").wait_for()
+    page.wait_for_timeout(1000)
+    assert not page.locator("#reveal").is_visible()
+    # The final round is there on asking, and the focus comes back to the asking.
+    page.get_by_role("button", name="How the last round ended").click()
+    last = page.get_by_role("dialog")
+    last.get_by_role("heading", name=re.compile(f"^Round {final['round_number']}: ")).wait_for()
+    _shot(page, "edges-last-round-desktop.png")
+    last.get_by_role("button", name="Continue").click()
+    page.wait_for_function("() => document.activeElement?.id === 'last-round'")
+    assert not page.locator("#reveal").is_visible()
