@@ -1,7 +1,7 @@
 """The Blef table's rough edges as a first-time player met them, in a real browser against a
-live `blef serve`: the bet offered when a round begins, and the end of a game the page did
-not follow round by round. The other players move through the API, as other people's
-devices would."""
+live `blef serve`: the bet offered when a round begins, "How to play" over the table, and the
+end of a game the page did not follow round by round. The other players move through the
+API, as other people's devices would."""
 
 from __future__ import annotations
 
@@ -11,7 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.load import Server
-from tests.web.pages import choose_bet, create_and_join, dismiss_reveals, seat, state
+from tests.web.pages import (
+    axe_violations,
+    choose_bet,
+    create_and_join,
+    dismiss_reveals,
+    seat,
+    state,
+    with_axe,
+)
 from tests.web.test_browser_newcomer import Bob
 
 CHECK = 88
@@ -74,6 +82,39 @@ def test_a_new_round_offers_its_lowest_bet_not_the_one_chosen_the_round_before(
     assert lowest < 11, "pair of aces is still a legal bet: the test shows what is offered"
     assert page.locator("#bet").input_value() == str(lowest)
     assert page.locator("#bet-kind").input_value() == "high"
+
+
+def test_how_to_play_opens_as_a_dialog_over_the_table_and_escape_closes_it(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page()
+    with_axe(page)
+    game, [bob] = _seated(page, server, "alice", ["bob"])
+    _start(page)
+    _others_move_until_my_turn(page, server, game, [bob])
+    version = state(page, server.url, game)["version"]
+
+    page.get_by_role("button", name="How to play").click()
+    dialog = page.get_by_role("dialog", name="How to play Blef")
+    dialog.wait_for()
+    dialog.get_by_role("heading", name="The cards").wait_for()  # the rules, fetched
+    assert dialog.get_attribute("aria-modal") == "true" or page.evaluate(
+        "document.querySelector('dialog.help-dialog').matches(':modal')"
+    )
+    # The table is still there beneath it, as it was.
+    assert page.locator("#table-heading").is_visible()
+    assert page.locator("#bet-button").is_visible()
+    # The table's keys do not act through the dialog.
+    page.keyboard.press("b")
+    page.wait_for_timeout(300)
+    assert state(page, server.url, game)["version"] == version
+    assert axe_violations(page) == [], "how to play, open over the table"
+    _shot(page, "edges-help-desktop.png")
+
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    page.wait_for_function("() => document.activeElement?.id === 'help-button'")
+    assert page.locator("#bet-button").is_visible()
 
 
 class _SeatedAlready(Bob):

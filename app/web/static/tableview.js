@@ -22,6 +22,7 @@ export function TableScreen({ game }) {
   useEffect(() => {
     const onKey = (ev) => {
       if (!store.isMyTurn() || store.s.reveals.length || store.s.busy) return;
+      if (document.querySelector("dialog[open]")) return; // "How to play" is open over the table
       if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
       const t = ev.target;
       if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
