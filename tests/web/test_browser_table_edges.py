@@ -1,7 +1,8 @@
 """The Blef table's rough edges as a first-time player met them, in a real browser against a
-live `blef serve`: the bet offered when a round begins, "How to play" over the table, and the
-end of a game the page did not follow round by round. The other players move through the
-API, as other people's devices would."""
+live `blef serve`: the bet offered when a round begins, the seats and your cards on a phone,
+the message after your move, "How to play" over the table, and the end of a game the page
+did not follow round by round. The other players move through the API, as other people's
+devices would."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from tests.web.pages import (
 )
 from tests.web.test_browser_newcomer import Bob
 
+PHONE = (390, 844)
 CHECK = 88
 TOP_BET = 87  # the great straight flush of spades: never among a few cards
 SHOTS = Path(os.environ.get("BLEF_EDGE_SHOTS", "")) if os.environ.get("BLEF_EDGE_SHOTS") else None
@@ -82,6 +84,96 @@ def test_a_new_round_offers_its_lowest_bet_not_the_one_chosen_the_round_before(
     assert lowest < 11, "pair of aces is still a legal bet: the test shows what is offered"
     assert page.locator("#bet").input_value() == str(lowest)
     assert page.locator("#bet-kind").input_value() == "high"
+
+
+def _lines_of(page: Any, selector: str) -> list[dict[str, Any]]:
+    """For each element: its text, how many lines that text takes on screen, and whether it
+    is cut short with an ellipsis (so a long name is never broken inside a word)."""
+    return page.eval_on_selector_all(  # type: ignore[no-any-return]
+        selector,
+        """els => els.map(el => {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+            return {text: el.textContent, lines: tops.size,
+                    cut: el.scrollWidth > el.clientWidth,
+                    ellipsis: getComputedStyle(el).textOverflow === 'ellipsis'};
+        })""",
+    )
+
+
+def test_on_a_phone_names_stay_whole_on_one_line_and_your_cards_stay_above_the_move_controls(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page(*PHONE)
+    others = ["bob", "carol_who_plays_on_sundays", "dave", "erin_from_the_chess_club"]
+    game, players = _seated(page, server, "newbie41_first_game", others)
+    _start(page)
+    # The table is shown from its top, though the Start button was far down the page.
+    page.wait_for_function("() => document.querySelector('.felt').getBoundingClientRect().top >= 0")
+    if state(page, server.url, game)["cp_nickname"] == "newbie41_first_game":
+        page.locator("#bet-button").click()
+        page.locator("#turn-line", has_text="Waiting for").wait_for()
+    page.evaluate("window.scrollTo(0, 0)")  # looking at the top of the table as the turn comes
+    _others_move_until_my_turn(page, server, game, players)
+
+    names = _lines_of(page, ".seat .name")
+    assert sorted(n["text"] for n in names) == sorted(["newbie41_first_game", *others])
+    for name in names:
+        assert name["lines"] == 1, f"{name['text']!r} is broken across lines"
+        assert not name["cut"] or name["ellipsis"], f"{name['text']!r} is cut without a mark"
+    assert page.locator(".seat.me .you-mark").inner_text() == "(you)"
+
+    # The whole hand is on screen, above the move controls fixed at the bottom.
+    page.wait_for_function(
+        """() => { const hand = document.querySelector('.felt .hand').getBoundingClientRect();
+        const dock = document.querySelector('.dock').getBoundingClientRect();
+        return hand.top >= 0 && hand.bottom <= dock.top; }""",
+        timeout=5000,
+    )
+    cards = page.locator(".felt .hand .card")
+    assert cards.count() == 1
+    _shot(page, "edges-turn-phone.png")
+
+
+def _covered_header_buttons(page: Any) -> list[str]:
+    """The header's buttons that something lies over, scrolled to the top of the page."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => { window.scrollTo(0, 0);
+        return [...document.querySelectorAll('header.top nav .button, header.top nav button')]
+        .filter(b => { const r = b.getBoundingClientRect();
+          const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return !b.contains(at); }).map(b => b.textContent); }"""
+    )
+
+
+def test_your_bet_is_said_at_the_table_not_over_the_headers_buttons_and_not_into_the_next_round(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page(*PHONE)
+    game, [bob] = _seated(page, server, "alice", ["bob"])
+    _start(page)
+    # "The game started.", shown while the page was scrolled down to the Start button, stays
+    # below the header once the page is back at its top.
+    assert page.locator("#toast").inner_text() == "The game started."
+    assert _covered_header_buttons(page) == []
+    _others_move_until_my_turn(page, server, game, [bob])
+    choose_bet(page, "High card", "high card A")
+    page.locator("#bet-button").click()
+    page.locator(".history li.newest", has_text="alice bets high card A").wait_for()
+
+    assert _covered_header_buttons(page) == []
+    turn = page.locator("#turn-line")
+    assert turn.inner_text().startswith("You bet high card A. Waiting for bob to move.")
+    _shot(page, "edges-after-bet-phone.png")
+
+    bob.post("play", {"action_id": CHECK})
+    page.locator("#reveal").wait_for()
+    dismiss_reveals(page)
+    page.locator(".badge", has_text="round 2").wait_for()
+    page.wait_for_function("() => document.getElementById('turn-line').innerText.length > 0")
+    # Neither the table nor a message over it still says it (screen readers heard it once).
+    assert "You bet" not in page.locator("#app").inner_text() + page.locator("#toast").inner_text()
 
 
 def test_how_to_play_opens_as_a_dialog_over_the_table_and_escape_closes_it(

@@ -135,7 +135,7 @@ export function createTable(game, changed) {
     try {
       const r = await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
       const text = done || (r.data && r.data.message) || "Done.";
-      toast(text);
+      if (path !== "play") toast(text); // a move is told at the table itself (the turn line)
       announce(text);
       if (path === "play" && endsRound(r.data)) reveal(r.data);
       ok = true;
