@@ -245,7 +245,13 @@ def test_a_game_that_ended_while_the_page_was_not_followed_shows_only_its_final_
     assert final["status"] == "Finished" and final["round_number"] >= 2
 
     page.locator("#winner").wait_for()
-    page.wait_for_timeout(1000)  # the page has caught up with every round
+    # Once the page has caught up, the final round at most is left to see.
+    page.wait_for_function(
+        "n => { const h = document.querySelector('#reveal h2');"
+        " return !h || h.id === `reveal-title-${n}`; }",
+        arg=final["round_number"],
+        timeout=10_000,
+    )
     shown = page.locator("#reveal")
     if shown.is_visible():
         heading = shown.get_by_role("heading").first.inner_text()
@@ -256,7 +262,6 @@ def test_a_game_that_ended_while_the_page_was_not_followed_shows_only_its_final_
 
     page.reload()
     page.locator("#winner").wait_for()
-    page.wait_for_timeout(1000)
     assert not page.locator("#reveal").is_visible()
     # The final round is there on asking, and the focus comes back to the asking.
     page.get_by_role("button", name="How the last round ended").click()
