@@ -1,6 +1,6 @@
-// Learn to play: the rules (docs/rules.md, served as /app/rules.md) and the sets as cards, in
+// Learn to play (a page of its own, or a dialog over the table): the rules (docs/rules.md, served as /app/rules.md) and the sets as cards, in
 // their order, each kind with a line saying what it is: the 88 of 24 cards, or the 140 of 32.
-import { useEffect, useState } from "./hooks.js";
+import { useEffect, useRef, useState } from "./hooks.js";
 import { api } from "./api.js";
 import { exampleCards, tableFor } from "./bets.js";
 import { parseMarkdown } from "./markdown.js";
@@ -54,4 +54,17 @@ export function Learn({ onClose = null }) {
     <${SetsTable} deck=${deck} />
     ${onClose ? html`<p><button class="primary" onClick=${onClose}>Back to the game</button></p>` : null}
   </section>`;
+}
+
+/** How to play over the screen in use (the table stays as it is beneath): a modal dialog,
+ * closed by Escape or its buttons; `onClose` puts the focus back where it was. */
+export function LearnDialog({ onClose }) {
+  const box = useRef(null);
+  useEffect(() => {
+    const dialog = box.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    document.getElementById("learn-title")?.focus();
+  }, []);
+  return html`<dialog ref=${box} class="help-dialog" aria-labelledby="learn-title" onClose=${() => onClose()}>
+    <${Learn} onClose=${onClose} /></dialog>`;
 }

@@ -6,7 +6,7 @@ import { render } from "./preact.js";
 import { useEffect, useRef, useState } from "./hooks.js";
 import { api, keepSeat } from "./api.js";
 import { Leaderboard, Profile } from "./ladderview.js";
-import { Learn } from "./learn.js";
+import { Learn, LearnDialog } from "./learn.js";
 import { Lobby } from "./lobby.js";
 import { Replay } from "./replay.js";
 import { TableScreen } from "./tableview.js";
@@ -87,8 +87,8 @@ function App() {
       </nav>
     </header>
     <main id="view" tabindex="-1" ref=${main}>
-      ${help ? html`<div class="help-page"><${Learn} onClose=${closeHelp} /></div>` : null}
-      <div hidden=${help}>${screen}</div>
+      <div>${screen}</div>
+      ${help ? html`<${LearnDialog} onClose=${closeHelp} />` : null}
     </main>`;
 }
 

@@ -92,6 +92,11 @@ export function createTable(game, changed) {
       }
     }
     if (!alive) return;
+    // At the end, only the final round is still to see: older ones queued while the person
+    // looked away are in the replay, not a pile of Continue clicks on top of the game over.
+    if (state.status === "Finished") s.reveals = s.reveals.filter((r) => r.snap.round_number === state.round_number);
+    // A new round offers its lowest bet again, not the one chosen in the round before.
+    if (prev && state.round_number !== prev.round_number) s.chosen = null;
     const wasMine = isMyTurn();
     s.state = state;
     s.receivedAt = performance.now();
@@ -130,7 +135,7 @@ export function createTable(game, changed) {
     try {
       const r = await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
       const text = done || (r.data && r.data.message) || "Done.";
-      toast(text);
+      if (path !== "play") toast(text); // a move is told at the table itself (the turn line)
       announce(text);
       if (path === "play" && endsRound(r.data)) reveal(r.data);
       ok = true;

@@ -9,7 +9,8 @@ import { levelOf, LEVELS, maxCardsChoices, REACTIONS, reactionLines, secondsLeft
 import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
 import { poolTitle } from "./ladder.js";
-import { Card, Cards, html, toast } from "./ui.js";
+import { api } from "./api.js";
+import { Card, Cards, fail, html, toast } from "./ui.js";
 
 export function TableScreen({ game }) {
   const [, bump] = useReducer((n) => n + 1, 0);
@@ -21,6 +22,7 @@ export function TableScreen({ game }) {
   useEffect(() => {
     const onKey = (ev) => {
       if (!store.isMyTurn() || store.s.reveals.length || store.s.busy) return;
+      if (document.querySelector("dialog[open]")) return; // "How to play" is open over the table
       if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
       const t = ev.target;
       if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
@@ -39,6 +41,27 @@ export function TableScreen({ game }) {
     if (!at || at === document.body || ["turn-line", "table-heading", "view"].includes(at.id))
       document.getElementById("dock-title")?.focus();
   }, [myTurn, s.reveals.length, s.state && s.state.version]);
+
+  // The game starts: the page shows the table from its top (the Start button was far down).
+  const started = !!s.state && s.state.status !== "Not started";
+  useEffect(() => { if (started) window.scrollTo(0, 0); }, [started]);
+
+  // Your turn: the whole table if it fits, and always your cards, in view above the move
+  // controls (on a phone they fill the bottom of the screen); scrolled once as the turn
+  // begins, never while you choose.
+  const revealing = s.reveals.length > 0;
+  useEffect(() => {
+    if (!myTurn || revealing) return;
+    const felt = document.querySelector(".felt");
+    const hand = document.querySelector(".felt .hand");
+    const dock = document.querySelector(".dock");
+    if (!felt || !hand || !dock) return;
+    const table = felt.getBoundingClientRect();
+    const room = dock.getBoundingClientRect().top - 8;
+    const bottom = table.height + 16 <= room ? table.bottom : hand.getBoundingClientRect().bottom;
+    if (bottom > room) window.scrollBy(0, bottom - room);
+    else if (table.top < 8) window.scrollBy(0, Math.max(table.top - 8, bottom - room));
+  }, [myTurn, revealing]);
 
   if (s.missing) return html`<section class="panel"><h1 id="table-heading" tabindex="-1">This game cannot be opened</h1>
     <p>${s.missing.code === "game_not_found" ? "It does not exist, or it ended long ago and was cleared away." : "The server did not answer as expected."}</p>
@@ -103,7 +126,7 @@ function Felt({ st, me, s }) {
         const level = levelOf(p.ai_agent);
         return html`<li key=${p.nickname} class=${`seat${turn ? " turn" : ""}${out ? " out" : ""}${p.nickname === me ? " me" : ""}`}
           style=${{ left: `${50 + 41 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` }}>
-          <span class="nick">${p.nickname}${p.nickname === me ? " (you)" : ""}</span>
+          <span class="nick"><span class="name" title=${p.nickname}>${p.nickname}</span>${p.nickname === me ? html`<span class="you-mark">(you)</span>` : null}</span>
           <${TeamMark} team=${p.team} />
           ${level ? html`<span class="level">${level.label} computer</span>` : null}
           <span class="count">${out ? "out of the game" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`}</span>
@@ -129,7 +152,12 @@ function TurnLine({ st, me, myTurn, s }) {
   let text;
   if (st.status === "Finished") text = `Game over: ${st.winner} wins.`;
   else if (myTurn) text = "Your turn: choose a bet below, or check.";
-  else if (st.cp_nickname) text = `Waiting for ${st.cp_nickname} to move.`;
+  else if (st.cp_nickname) {
+    // Your own bet, said here while it stands (not in a message over the page that outlives it).
+    const bet = standingBet(st.history, checkOf(st));
+    const yours = bet && bet.player === me ? `You bet ${actionName(bet.action_id, deckOf(st))}. ` : "";
+    text = `${yours}Waiting for ${st.cp_nickname} to move.`;
+  }
   else text = "";
   const out = me && st.players.some((p) => p.nickname === me && p.n_cards === 0) && st.status === "Running";
   return html`<p id="turn-line" class=${`turn-line${myTurn ? " mine" : ""}`} tabindex="-1">${text}
@@ -314,6 +342,17 @@ function GameOver({ st, s, me, seated, actions, game }) {
       <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}${" "}
         Everyone who clicks Play again sits at the same new table, with the same rules and the same computer players.</p>` : null}
     <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a>
+      <${LastRound} st=${st} s=${s} game=${game} />
       <a class="button" href=${`#/replay/${game}`} id="replay-link">Replay the game, round by round</a></p>
   </section>`;
+}
+
+/** The final round's reveal, on asking: the page may have opened on a game already over. */
+function LastRound({ st, s, game }) {
+  const [snap, setSnap] = useState(null);
+  const open = () => api(`/games/${game}?round=${st.round_number}`, { token: s.seat && s.seat.player_uuid })
+    .then(({ data }) => setSnap(data), fail);
+  const close = () => { setSnap(null); setTimeout(() => document.getElementById("last-round")?.focus(), 0); };
+  return html`<button id="last-round" onClick=${open}>How the last round ended</button>
+    ${snap ? html`<${RevealDialog} item=${{ snap, before: null }} count=${1} after=${st} onDismiss=${close} />` : null}`;
 }

@@ -36,6 +36,16 @@ export function announce(text) {
 }
 
 let toastTimer = null;
+let followsScroll = false;
+
+/** Keeps the message below the header while the header is in view, so it never lies over
+ * the header's buttons (it was shown at the top of the screen while scrolled down). */
+function placeToast() {
+  const el = document.getElementById("toast");
+  if (!el || !el.textContent) return;
+  const header = document.querySelector("header.top");
+  el.style.top = `${Math.max(8, header ? header.getBoundingClientRect().bottom + 4 : 8)}px`;
+}
 
 /** A short message at the top of the screen that clears itself. */
 export function toast(text, isError = false) {
@@ -44,6 +54,8 @@ export function toast(text, isError = false) {
   clearTimeout(toastTimer);
   el.textContent = text;
   el.className = isError ? "error" : "";
+  placeToast();
+  if (!followsScroll) { followsScroll = true; addEventListener("scroll", placeToast, { passive: true }); }
   toastTimer = setTimeout(() => { el.textContent = ""; el.className = ""; }, isError ? 9000 : 4000);
 }
 
