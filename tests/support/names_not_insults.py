@@ -86,9 +86,10 @@ def refused(candidates: list[str]) -> list[str]:
     return [name for name in candidates if profanity.reads_as_rude(name, bare)]
 
 
-def safe_words() -> list[str]:
-    """The names of :data:`OUT`: those the filter refuses, without :data:`INSULTS`."""
-    return [name for name in refused(faker_names()) if name not in INSULTS]
+def safe_words(candidates: list[str]) -> list[str]:
+    """The names of :data:`OUT` (from :func:`faker_names`): the ``candidates`` the filter
+    without safe words refuses, but :data:`INSULTS`."""
+    return [name for name in refused(candidates) if name not in INSULTS]
 
 
 def generate(safe: list[str]) -> str:
@@ -103,7 +104,7 @@ def generate(safe: list[str]) -> str:
 
 
 def main() -> None:
-    safe = safe_words()
+    safe = safe_words(faker_names())
     OUT.write_text(generate(safe), encoding="utf-8")
     print(f"{OUT}: {len(safe)} names")
 
