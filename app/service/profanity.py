@@ -24,7 +24,20 @@ How a nickname is read:
   holds it as a property). The price of reading digits at the end as a number as well:
   ``Sp1c35`` reads as ``Spic 35`` and is refused;
 - the languages of :data:`LANGUAGES`: English and Polish first, then the ones players of a
-  Polish card game are likeliest to write in.
+  Polish card game are likeliest to write in;
+- a person's name is not a rude word: the library's lists hold words of one language that are
+  names in another (Italian ``regina`` and ``mona``, Spanish ``concha``, Portuguese
+  ``pinto``), or become one once folded (``Péter`` without its accent, ``Johnny`` with its
+  doubled letter collapsed to ``johny``). The names it would refuse are its safe words (the
+  library's documented ``whitelist``: a match lying wholly inside one is dropped, so
+  ``Peter_Fuck`` is still refused), read from :data:`NAMES_FILE` beside this module when the
+  filter is built. That file is generated, never edited: ``PYTHONPATH=$PWD .venv/bin/python
+  -m tests.support.names_not_insults`` takes every first and last name of Faker's locales for
+  these languages (Faker is a dev dependency, never imported here), keeps those the filter
+  without safe words refuses, leaves out the few names that are insults too (``Dick``,
+  ``Kike``: that module says why each), and writes them sorted. Its tests
+  (tests/service/test_names_not_insults.py) hold that every such name is accepted and that
+  the file is what the generator writes.
 """
 
 from __future__ import annotations
@@ -32,6 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import cache
+from importlib.resources import files
 from typing import TYPE_CHECKING, Final
 
 from app.service.errors import ProfaneNickname
@@ -51,6 +65,10 @@ LANGUAGES: Final = (
     "portuguese",
     "dutch",
 )
+
+NAMES_FILE: Final = "names_not_insults.txt"
+"""People's names the filter would refuse though they are not insults: its safe words, one a
+line after the ``#`` lines of the header (generated: see the module's text)."""
 
 MORE_WORDS: Final = ("whore", "wanker", "chink", "gook", "fag", "fags")
 """English slurs and insults the library's English list lacks (checked against 4.1.0)."""
@@ -76,9 +94,16 @@ def english_plurals(words: Iterable[str]) -> list[str]:
     return plurals
 
 
-@cache
-def _filter() -> Filter:
-    """The one filter of this process, built on first use."""
+def names_not_insults() -> list[str]:
+    """The safe words of :data:`NAMES_FILE`, in the file's order."""
+    text = files("app.service").joinpath(NAMES_FILE).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+def build_filter(safe_words: Iterable[str] = ()) -> Filter:
+    """A filter of the languages and options this module describes, with ``safe_words`` as
+    the library's ``whitelist`` (none: the library's lists as they are, which the generator of
+    :data:`NAMES_FILE` checks names against)."""
     from glin_profanity import Filter  # noqa: PLC0415 (loaded on first use, not at cold start)
     from glin_profanity.data.dictionary import dictionary  # noqa: PLC0415 (as above)
 
@@ -87,6 +112,7 @@ def _filter() -> Filter:
         {
             "languages": list(LANGUAGES),
             "custom_words": [*MORE_WORDS, *english_plurals(w.lower() for w in english)],
+            "whitelist": list(safe_words),
             "word_boundaries": True,
             "detect_leetspeak": True,
             "leetspeak_level": "moderate",
@@ -94,6 +120,12 @@ def _filter() -> Filter:
             "obfuscation": {"separators": True},
         }
     )
+
+
+@cache
+def _filter() -> Filter:
+    """The one filter of this process, built on first use, with people's names safe."""
+    return build_filter(names_not_insults())
 
 
 def _short_digits(part: str) -> str:
@@ -115,9 +147,13 @@ def readings(name: str) -> tuple[str, ...]:
     )
 
 
+def reads_as_rude(name: str, words: Filter) -> bool:
+    """Whether any reading of ``name`` holds a rude word of the filter ``words``."""
+    return any(words.is_profane(reading) for reading in dict.fromkeys(readings(name)))
+
+
 def is_profane(name: str) -> bool:
-    profane = _filter().is_profane
-    return any(profane(reading) for reading in readings(name))
+    return reads_as_rude(name, _filter())
 
 
 def refuse_profane(name: str) -> None:
