@@ -701,7 +701,7 @@ class EconomancyState:
                 problems.append("a pending choice from a seat that was not asked")
         if problems:
             raise ValueError("invalid Economancy state: " + "; ".join(problems))
-        for seat, move in self.pending.items():  # each hidden choice was legal when made
+        for seat, move in list(self.pending.items()):  # each hidden choice was legal
             saved = dict(self.pending)
             del self.pending[seat]
             try:
