@@ -143,6 +143,11 @@ class EconomancyState:
         return (self.day_count - 1) % 3 + 1
 
     @property
+    def attack_values(self) -> tuple[int, ...]:
+        """Every card kind's attack under these rules (Bubble's is a rules parameter)."""
+        return self._attack
+
+    @property
     def over(self) -> bool:
         return self.phase == END
 
