@@ -21,7 +21,7 @@ go up at once), the defenders' cards once the fight resolves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
@@ -64,6 +64,7 @@ _DAY3_BUYS: Final = tuple(card.day3_buys for card in CARDS)
 _BEAN: Final = tuple(card.bean for card in CARDS)
 _INCOME: Final = tuple(tuple(card.income[day] for card in CARDS) for day in range(3))
 _ATTACK_BY_BUBBLE: dict[int, tuple[int, ...]] = {}
+_CHOSE: Final = tuple(Event("chose", seat) for seat in range(4))
 
 
 def attack_table(bubble_attack: int) -> tuple[int, ...]:
@@ -75,9 +76,15 @@ def attack_table(bubble_attack: int) -> tuple[int, ...]:
     return table
 
 
-def card_points(cards: Sequence[int]) -> int:
+_SCORING: Final = tuple((k, card.points) for k, card in enumerate(CARDS) if card.points)
+
+
+def card_points(cards: list[int]) -> int:
     """The victory points of an army."""
-    return sum(_POINTS[k] for k in cards)
+    points = 0
+    for kind, value in _SCORING:
+        points += value * cards.count(kind)
+    return points
 
 
 class EconomancyState:
@@ -85,6 +92,7 @@ class EconomancyState:
 
     __slots__ = (
         "_attack",
+        "asked",
         "attacker",
         "attacker_card",
         "buys",
@@ -116,6 +124,8 @@ class EconomancyState:
         self.uses: list[list[int]] = [[0] for _ in range(n_seats)]
         self.pending: dict[int, Move] = {}
         self.choosers: tuple[int, ...] = ()
+        self.asked: tuple[int, ...] = ()
+        """The seats still to choose, in seat order (kept by :meth:`refresh`)."""
         self.attacker = -1
         self.attacker_card = -1
         self.winner: int | None = None
@@ -129,6 +139,7 @@ class EconomancyState:
         state = cls(rules, n_seats)
         state._income()
         state._start_investing()
+        state.refresh()
         return state
 
     # ------------------------------------------------------------------ reading
@@ -160,12 +171,20 @@ class EconomancyState:
     def can_attack(self, seat: int) -> bool:
         """Whether ``seat`` has a card able to attack and not used up."""
         attacks = _ATTACKS
-        return any(u < attacks[k] for k, u in zip(self.cards[seat], self.uses[seat], strict=True))
+        uses = self.uses[seat]
+        for i, k in enumerate(self.cards[seat]):  # noqa: SIM110 - cheaper than any()
+            if uses[i] < attacks[k]:
+                return True
+        return False
 
     def can_defend(self, seat: int) -> bool:
         """Whether ``seat`` has a card able to defend and not used up."""
         defends = _DEFENDS
-        return any(u < defends[k] for k, u in zip(self.cards[seat], self.uses[seat], strict=True))
+        uses = self.uses[seat]
+        for i, k in enumerate(self.cards[seat]):  # noqa: SIM110 - cheaper than any()
+            if uses[i] < defends[k]:
+                return True
+        return False
 
     def asking_attacker(self) -> bool:
         return self.phase == ATTACKING and self.attacker_card < 0
@@ -175,20 +194,25 @@ class EconomancyState:
             return Turn.nobody()
         if self.phase == ATTACKING and self.attacker_card < 0:
             return Turn.one(self.attacker)
-        pending = self.pending
-        return Turn(frozenset(s for s in self.choosers if s not in pending), TurnMode.SIMULTANEOUS)
+        return Turn(frozenset(self.asked), TurnMode.SIMULTANEOUS)
 
     def to_act(self) -> tuple[int, ...]:
         """The seats that must still choose, in seat order (the course referee's order)."""
+        return self.asked
+
+    def refresh(self) -> None:
+        """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
+        agent's look-ahead); moves keep it up to date themselves."""
         if self.phase == END:
-            return ()
-        if self.phase == ATTACKING and self.attacker_card < 0:
-            return (self.attacker,)
-        pending = self.pending
-        return tuple(s for s in self.choosers if s not in pending)
+            self.asked = ()
+        elif self.phase == ATTACKING and self.attacker_card < 0:
+            self.asked = (self.attacker,)
+        else:
+            pending = self.pending
+            self.asked = tuple(s for s in self.choosers if s not in pending)
 
     def legal_moves(self, seat: int) -> list[Move]:
-        if seat not in self.to_act():
+        if seat not in self.asked:
             return []
         phase = self.phase
         if phase == INVESTING:
@@ -207,7 +231,7 @@ class EconomancyState:
         """The move a table plays for a seat that did not choose in time (rules
         ``on_timeout="default_move"``): invest 0, stop attacking, the first usable defender
         (leftmost), Pass."""
-        if seat not in self.to_act():
+        if seat not in self.asked:
             raise NotYourTurn(f"seat {seat} is not asked anything now")
         if self.phase == INVESTING or self.asking_attacker():
             return 0
@@ -222,7 +246,7 @@ class EconomancyState:
         phase = self.phase
         if phase == END:
             raise GameOver()
-        if not 0 <= seat < self.n or seat not in self.to_act():
+        if seat not in self.asked:
             if seat in self.pending:
                 raise AlreadyChose()
             raise NotYourTurn(f"seat {seat} is not asked to {self._question()} now")
@@ -289,11 +313,17 @@ class EconomancyState:
     def apply_checked(self, seat: int, move: Move) -> list[Event]:
         """:meth:`apply` for a move already known to be legal (agents' look-ahead)."""
         if self.phase == ATTACKING and self.attacker_card < 0:
-            return self._attack_with(int(move))
+            events = self._attack_with(int(move))
+            self.refresh()
+            return events
         self.pending[seat] = move
-        if len(self.pending) < len(self.choosers):
-            return [Event("chose", seat)]
-        return self._resolve()
+        asked = self.asked
+        if len(asked) > 1:
+            self.asked = asked[1:] if asked[0] == seat else tuple(s for s in asked if s != seat)
+            return [_CHOSE[seat]]
+        events = self._resolve()
+        self.refresh()
+        return events
 
     def advance(self, now: float) -> list[Event]:
         return []
@@ -310,15 +340,19 @@ class EconomancyState:
         self.pending.pop(seat, None)
         events = [Event("forfeited", seat)]
         if self._check_winner(events):
+            self.refresh()
             return events
         self.choosers = tuple(s for s in self.choosers if s != seat)
         if self.phase == ATTACKING and seat == self.attacker:
             self._end_attack(events)
+            self.refresh()
             return events
         if self.phase == ATTACKING and self.attacker_card < 0:
+            self.refresh()
             return events
         if len(self.pending) == len(self.choosers):
             events += self._resolve()
+        self.refresh()
         return events
 
     # ------------------------------------------------------------------ resolution
@@ -476,11 +510,10 @@ class EconomancyState:
         pending = self.pending
         wanted: dict[int, list[int]] = {}
         coins, buys = self.coins, self.buys
-        for seat in sorted(pending):
-            name = pending[seat]
+        for seat, name in pending.items():
             buys[seat] -= 1
             if name != PASS:
-                kind = BY_NAME[str(name)]
+                kind = BY_NAME[name]  # type: ignore[index]
                 coins[seat] -= _COST[kind]
                 wanted.setdefault(kind, []).append(seat)
         shop = self.shop
@@ -620,6 +653,7 @@ class EconomancyState:
         other.uses = [list(u) for u in self.uses]
         other.pending = dict(self.pending)
         other.choosers = self.choosers
+        other.asked = self.asked
         other.attacker = self.attacker
         other.attacker_card = self.attacker_card
         other.winner = self.winner
@@ -677,7 +711,9 @@ class EconomancyState:
         return state
 
     def validate(self) -> None:
-        """Check every invariant; ``ValueError`` naming the first that fails."""
+        """Check every invariant (and :meth:`refresh`); ``ValueError`` naming the first
+        that fails."""
+        self.refresh()
         n = self.n
         problems = []
         if not 2 <= n <= 4:
@@ -709,12 +745,14 @@ class EconomancyState:
         for seat, move in list(self.pending.items()):  # each hidden choice was legal
             saved = dict(self.pending)
             del self.pending[seat]
+            self.refresh()
             try:
                 self.check(seat, move)
             except Exception as exc:
                 raise ValueError(f"invalid Economancy state: seat {seat}'s choice: {exc}") from None
             finally:
                 self.pending = saved
+                self.refresh()
 
     @classmethod
     def from_view(cls, view: Mapping[str, Any], rules: EconomancyRules) -> EconomancyState:
@@ -753,4 +791,5 @@ class EconomancyState:
         else:
             winner = phase.get("winner", False)
             state.winner = None if winner is False else int(winner)
+        state.refresh()
         return state

@@ -75,6 +75,7 @@ _DEFENDS: Final = tuple(c.defends for c in CARDS)
 _DEFENCE: Final = tuple(c.defence for c in CARDS)
 _COST: Final = tuple(c.cost or 0 for c in CARDS)
 _INCOME3: Final = tuple(sum(c.income) for c in CARDS)
+_MAX_COST: Final = max(_COST)
 
 
 def _points_worth(points: int) -> float:
@@ -187,6 +188,7 @@ def _attack_phase(state: EconomancyState, attacker: int) -> EconomancyState:
     trial.attacker_card = -1
     trial.pending = {}
     trial.choosers = ()
+    trial.refresh()
     for _ in range(20):
         if trial.phase != ATTACKING:
             break
@@ -262,31 +264,46 @@ class PlannerAgent(EconomancyAgent):
         none = state
         mine = _attack_phase(state, me) if state.can_attack(me) else none
         theirs = _attack_phase(state, rival) if state.can_attack(rival) else none
-        top = min(coins, state.coins[rival] + 1)
-        values = {
-            id(scenario): [
-                self._day_value(scenario, me, coins - a) - COIN * a for a in range(top + 1)
-            ]
-            for scenario in (none, mine, theirs)
-        }
+        richest = state.coins[rival]
+        top = min(coins, richest + 1)
+        # Every amount up to 10, then a few larger ones, and the rival's coins (a tie) and
+        # one more (a sure win): enough candidates however rich the table gets.
+        candidates = sorted(
+            {*range(min(top, 10) + 1), top, min(top, richest), *(top * i // 8 for i in range(9))}
+        )
         model = self._bid_model(state, me, rival)
-        others_share = 1.0 if len(rivals) == 1 else 0.5
+        below = 0.0  # P(rival's amount < a), built as the candidates rise
+        cumulative = [0.0]
+        for p in model:
+            cumulative.append(cumulative[-1] + p)
+        cache: dict[tuple[int, int], float] = {}
+
+        def value(scenario: EconomancyState, left: int) -> float:
+            key = (id(scenario), min(left, _MAX_COST))  # a card costs at most 5
+            if key not in cache:
+                cache[key] = self._day_value(scenario, me, min(left, _MAX_COST))
+            return cache[key] + COIN * (left - min(left, _MAX_COST))
+
         best, best_score = 0, -1e18
-        for a in range(top + 1):
+        for a in candidates:
+            below = cumulative[min(a, len(model))]
+            equal = model[a] if a < len(model) else 0.0
+            above = max(0.0, 1.0 - below - equal)
             expected = 0.0
-            for b, p in enumerate(model):
-                if not p:
-                    continue
-                scenario = mine if a > b else theirs if b > a else none
-                expected += p * (values[id(scenario)][a] + COIN * others_share * b)
+            if below:
+                expected += below * value(mine, coins - a)
+            if above:
+                expected += above * value(theirs, coins - a)
+            if equal:
+                expected += equal * value(none, coins - a)
             if expected > best_score + 1e-9:
                 best, best_score = a, expected
         return best
 
     def _day_value(self, state: EconomancyState, me: int, coins: int) -> float:
         """The value of ``state`` (after an attack phase) for ``me`` holding ``coins`` to
-        spend on its best buy of the day (the evaluation counts the coins of the view)."""
-        value = evaluate(state, me)
+        spend on its best buy of the day, the coins of the view discounted."""
+        value = evaluate(state, me) - COIN * state.coins[me] + COIN * coins
         if state.over or not state.cards[me]:
             return value
         saved = state.coins[me]
