@@ -30,10 +30,17 @@ its stderr drain, its certain end) with a reader that queues whatever bytes arri
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import select
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
 from typing import IO, Any, Final
 
-from arena.process import BotProcess, Closed, Line
+from arena.process import BotProcess, Closed, Line, Received, TimedOut
 
 VALUE_LIMIT: Final = 1 << 16
 """The most bytes a move may take (a move is a few bytes)."""
@@ -41,6 +48,7 @@ _WORD_END: Final = frozenset(b' \t\r\n[]{},"')
 _WHITESPACE: Final = b" \t\r\n"
 _SHOWN: Final = 60
 _STARTS: Final = frozenset(b'[{"-0123456789tfn')
+_POSIX: Final = os.name == "posix"
 
 
 def shown(data: bytes) -> str:
@@ -140,10 +148,41 @@ class ValueReader:
 
 
 class ProgramProcess(BotProcess):
-    """A :class:`BotProcess` whose reader queues raw chunks (as :class:`Line` items) instead
-    of lines, for :class:`ValueReader`."""
+    """A :class:`BotProcess` spoken to in raw bytes, for :class:`ValueReader`.
 
-    def _read_loop(self, stream: IO[bytes]) -> None:
+    On POSIX the referee's own thread writes to the program and reads from it, waiting
+    with ``select`` (no reader or writer thread: each message costs no hand-over between
+    threads); what a full pipe does not take yet is kept and written as the program reads,
+    so a program that never reads cannot block the referee. Elsewhere the threads of
+    :class:`BotProcess` carry the bytes.
+    """
+
+    def __init__(self, argv: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(argv, **kwargs)
+        self._unsent = bytearray()
+        self._direct = _POSIX
+
+    def start(self) -> None:
+        if not self._direct:
+            super().start()
+            return
+        self._proc = subprocess.Popen(
+            self.argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=self._cwd,
+            close_fds=True,
+            start_new_session=True,
+        )
+        assert self._proc.stdin is not None
+        assert self._proc.stderr is not None
+        os.set_blocking(self._proc.stdin.fileno(), False)
+        drain = threading.Thread(target=self._drain_loop, args=(self._proc.stderr,), daemon=True)
+        drain.start()
+        self._threads.append(drain)
+
+    def _read_loop(self, stream: IO[bytes]) -> None:  # the threaded fallback
         read = getattr(stream, "read1", stream.read)
         try:
             while chunk := read(4096):
@@ -152,3 +191,75 @@ class ProgramProcess(BotProcess):
         except (OSError, ValueError):
             pass
         self._queue(Closed())
+
+    def send(self, line: str) -> None:
+        if not self._direct:
+            super().send(line)
+            return
+        if not self._input_closed:
+            self._unsent += line.encode()
+            self._flush()
+
+    def _flush(self) -> None:
+        proc = self._proc
+        if not self._unsent or proc is None or proc.stdin is None:
+            return
+        try:
+            written = os.write(proc.stdin.fileno(), self._unsent)
+        except BlockingIOError:
+            return
+        except (OSError, ValueError):  # the program is gone: its output will close
+            self._unsent.clear()
+            return
+        del self._unsent[:written]
+
+    def receive(self, timeout: float) -> Received:
+        if not self._direct:
+            return super().receive(timeout)
+        proc = self._proc
+        assert proc is not None
+        assert proc.stdout is not None
+        out = proc.stdout.fileno()
+        deadline = time.monotonic() + max(0.0, timeout)
+        while True:
+            writing = [proc.stdin] if self._unsent and proc.stdin is not None else []
+            left = max(0.0, deadline - time.monotonic())
+            try:
+                readable, writable, _ = select.select([out], writing, [], left)
+            except (OSError, ValueError):
+                return Closed()
+            if writable:
+                self._flush()
+            if readable:
+                try:
+                    data = os.read(out, 65536)
+                except OSError:
+                    data = b""
+                return Line(data) if data else Closed()
+            if not writable and time.monotonic() >= deadline:
+                return TimedOut()
+
+    def has_output(self) -> bool:
+        if not self._direct:
+            return super().has_output()
+        proc = self._proc
+        if proc is None or proc.stdout is None:
+            return False
+        try:
+            readable, _, _ = select.select([proc.stdout.fileno()], [], [], 0)
+        except (OSError, ValueError):
+            return False
+        return bool(readable)
+
+    def close_input(self) -> None:
+        if not self._direct:
+            super().close_input()
+            return
+        if self._input_closed:
+            return
+        self._input_closed = True
+        proc = self._proc
+        if proc is not None and proc.stdin is not None:
+            self._flush()
+            with contextlib.suppress(OSError, ValueError):
+                proc.stdin.close()

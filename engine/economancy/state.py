@@ -207,9 +207,11 @@ class EconomancyState:
             self.asked = ()
         elif self.phase == ATTACKING and self.attacker_card < 0:
             self.asked = (self.attacker,)
+        elif not self.pending:
+            self.asked = self.choosers
         else:
             pending = self.pending
-            self.asked = tuple(s for s in self.choosers if s not in pending)
+            self.asked = tuple([s for s in self.choosers if s not in pending])
 
     def legal_moves(self, seat: int) -> list[Move]:
         if seat not in self.asked:
@@ -390,18 +392,22 @@ class EconomancyState:
     def _start_investing(self) -> None:
         self.phase = INVESTING
         self.pending = {}
-        self.choosers = tuple(s for s in range(self.n) if self.cards[s])
+        cards = self.cards
+        self.choosers = tuple([s for s in range(self.n) if cards[s]])
 
     def _resolve_investing(self, events: list[Event]) -> None:
         pending = self.pending
         coins = self.coins
         amounts: list[int | None] = [None] * self.n
+        top, attacker = -1, None
         for seat, amount in pending.items():
-            coins[seat] -= int(amount)
-            amounts[seat] = int(amount)
-        top = max(a for a in amounts if a is not None)
-        leaders = [s for s, a in enumerate(amounts) if a == top]
-        attacker = leaders[0] if len(leaders) == 1 else None
+            paid = int(amount)
+            coins[seat] -= paid
+            amounts[seat] = paid
+            if paid > top:
+                top, attacker = paid, seat
+            elif paid == top:
+                attacker = None
         events.append(Event("invested", data={"amounts": amounts, "attacker": attacker}))
         self.pending = {}
         if attacker is None:
@@ -549,13 +555,17 @@ class EconomancyState:
         self._start_investing()
 
     def _check_winner(self, events: list[Event]) -> bool:
-        alive = [s for s in range(self.n) if self.cards[s]]
+        cards = self.cards
+        alive = [s for s in range(self.n) if cards[s]]
         if len(alive) == 1:
             self._finish(alive[0], "last_standing", events)
             return True
         best, leader, tied = -1, -1, False
         for seat in alive:
-            p = card_points(self.cards[seat])
+            army = cards[seat]
+            p = 0
+            for kind, value in _SCORING:
+                p += value * army.count(kind)
             if p > best:
                 best, leader, tied = p, seat, False
             elif p == best:
