@@ -7,14 +7,16 @@ and flushes. Two copies play a whole game to the day limit (100 days: 400 moves)
 
 - **referee**: :func:`arena.economancy.referee.referee_game` plays the game: two program
   processes started, every state built by the engine and sent, every answer read as a
-  JSON value, parsed and applied, the end state sent, the programs stopped;
+  JSON value, parsed and applied, the end state sent, the programs stopped (no trace
+  written: it is optional; a first, untimed game writes one to get the messages);
 - **bare**: the same two programs started, and the very messages the referee sent (taken
   from its trace) written to them in the same order, each answer read back with one
   ``readline``; nothing checked. The floor of any referee speaking this protocol.
 
 ``--rounds`` rounds, each timing one game per side in a shuffled order (wall-clock time:
 most of it is the two processes' work and the pipes); it prints each round's ratio of
-time per move (referee / bare), their median, and the conditions.
+time per move (referee / bare), their median, this process's own CPU time per move on each
+side (the referee's work, the programs' apart), and the conditions.
 
     .venv/bin/python benchmarks/economancy_referee.py [--rounds 9]
 """
@@ -64,14 +66,21 @@ for line in sys.stdin:
 """
 
 
-def referee_side(command: str, rules: EconomancyRules) -> tuple[float, int, list[dict]]:
-    trace = io.StringIO()
+CPU: dict[str, list[float]] = {"referee": [], "bare": []}
+"""This process's own CPU time per move, each side (the programs' is not in it)."""
+
+
+def referee_side(
+    command: str, rules: EconomancyRules, traced: bool = False
+) -> tuple[float, int, list[dict]]:
+    trace = io.StringIO() if traced else None
     spec = parse_program(command)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     report = referee_game([spec, spec], rules=rules, trace=trace)
     seconds = time.perf_counter() - start
+    CPU["referee"].append((time.process_time() - cpu) / report.moves * 1e6)
     assert not report.faults, report.faults
-    records = [json.loads(line) for line in trace.getvalue().splitlines()]
+    records = [json.loads(line) for line in trace.getvalue().splitlines()] if trace else []
     return seconds, report.moves, records
 
 
@@ -81,7 +90,7 @@ def bare_side(argv: list[str], records: list[dict]) -> tuple[float, int]:
         for rec in records
         if rec["type"] == "state"
     ]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     procs = [
         subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         for _ in range(2)
@@ -100,6 +109,7 @@ def bare_side(argv: list[str], records: list[dict]) -> tuple[float, int]:
         assert proc.stdin is not None
         proc.stdin.close()
         proc.wait()
+    CPU["bare"].append((time.process_time() - cpu) / moves * 1e6)
     return time.perf_counter() - start, moves
 
 
@@ -114,7 +124,8 @@ def main() -> None:
         script.write_text(PLAYER)
         argv = [sys.executable, str(script)]
         command = f"{sys.executable} {script}"
-        _, _, records = referee_side(command, rules)  # the messages, and a warm-up
+        _, _, records = referee_side(command, rules, traced=True)  # the messages; a warm-up
+        CPU["referee"].clear()
         order = random.Random(1)
         ratios, per_move = [], {"referee": [], "bare": []}
         for _ in range(args.rounds):
@@ -139,11 +150,17 @@ def main() -> None:
         "median_referee_us_per_move": round(statistics.median(per_move["referee"]), 1),
         "median_bare_us_per_move": round(statistics.median(per_move["bare"]), 1),
         "median_ratio": round(statistics.median(ratios), 3),
+        "median_referee_cpu_us_per_move": round(statistics.median(CPU["referee"]), 1),
+        "median_bare_cpu_us_per_move": round(statistics.median(CPU["bare"]), 1),
         "min_ratio": round(min(ratios), 3),
         "max_ratio": round(max(ratios), 3),
         "conditions": conditions(load),
     }
     print(f"median ratio referee/bare: {summary['median_ratio']} (goal <= 1.5)")
+    print(
+        f"this process's CPU per move: referee {summary['median_referee_cpu_us_per_move']} us, "
+        f"bare {summary['median_bare_cpu_us_per_move']} us"
+    )
     print(json.dumps(summary))
 
 

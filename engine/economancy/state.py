@@ -221,11 +221,15 @@ class EconomancyState:
             return list(range(self.coins[seat] + 1))
         if phase == BUY:
             coins = self.coins[seat]
-            return [PASS, *(_NAMES[k] for k in self.shop if _COST[k] <= coins)]
+            moves: list[Move] = [PASS]
+            moves += [_NAMES[k] for k in self.shop if _COST[k] <= coins]
+            return moves
         cards, uses = self.cards[seat], self.uses[seat]
         if self.attacker_card < 0:
             attacks = _ATTACKS
-            return [0, *(i for i, k in enumerate(cards) if uses[i] < attacks[k])]
+            choices: list[Move] = [0]
+            choices += [i for i, k in enumerate(cards) if uses[i] < attacks[k]]
+            return choices
         defends = _DEFENDS
         return [i for i, k in enumerate(cards) if uses[i] < defends[k]]
 
