@@ -33,8 +33,6 @@ from engine.protocol import InvalidRules, Json, MalformedMove
 
 _CANONICAL: Final[dict[str, str]] = {c.name.casefold(): c.name for c in CARDS if c.cost}
 _CANONICAL[PASS.casefold()] = PASS
-MAX_MOVE_NUMBER: Final = 10**9
-"""Numbers beyond this are refused as malformed (no coin count comes near)."""
 
 
 def parse_move(data: Json) -> Move:
@@ -70,8 +68,6 @@ def parse_move(data: Json) -> Move:
             "a move is a one-element array of a number or a card name, such as [2] or "
             f'["Ghost"], not {type(value).__name__}'
         )
-    if abs(number) > MAX_MOVE_NUMBER:
-        raise MalformedMove(f"{number} is not a plausible amount or card index")
     return number
 
 

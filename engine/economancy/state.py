@@ -21,7 +21,7 @@ go up at once), the defenders' cards once the fight resolves.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -213,12 +213,14 @@ class EconomancyState:
             pending = self.pending
             self.asked = tuple([s for s in self.choosers if s not in pending])
 
-    def legal_moves(self, seat: int) -> list[Move]:
+    def legal_moves(self, seat: int) -> Sequence[Move]:
+        """Every legal move of ``seat`` now; investing gives a ``range`` (coins can grow
+        into the millions with Magic Bean Stocks), the other phases a list."""
         if seat not in self.asked:
             return []
         phase = self.phase
         if phase == INVESTING:
-            return list(range(self.coins[seat] + 1))
+            return range(self.coins[seat] + 1)
         if phase == BUY:
             coins = self.coins[seat]
             moves: list[Move] = [PASS]

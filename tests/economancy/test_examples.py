@@ -35,7 +35,7 @@ def test_e1_day_one_investing_shows_three_coins_each_and_any_amount_up_to_three(
         ],
         "player": 0,
     }
-    assert state.legal_moves(0) == [0, 1, 2, 3]
+    assert list(state.legal_moves(0)) == [0, 1, 2, 3]
 
 
 def test_e1_a_tie_for_the_highest_investment_means_nobody_attacks() -> None:

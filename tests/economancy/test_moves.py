@@ -50,7 +50,8 @@ def test_moves_are_read_as_both_player_families_write_them(data: Any, move: int 
 
 
 @pytest.mark.parametrize(
-    "data", [[], [1, 2], [True], True, None, [None], {"move": 1}, [1.5], [""], [[1]], [10**12]]
+    "data",
+    [[], [1, 2], [True], True, None, [None], {"move": 1}, [1.5], [""], [[1]], [float("inf")]],
 )
 def test_anything_else_is_malformed(data: Any) -> None:
     with pytest.raises(MalformedMove):

@@ -234,25 +234,27 @@ class PlannerAgent(EconomancyAgent):
 
     # ------------------------------------------------------------------ investing
 
-    def _bid_model(self, state: EconomancyState, me: int, rival: int) -> list[float]:
-        """The probability of each amount 0..coins the rival may invest."""
+    def _bid_model(
+        self, state: EconomancyState, me: int, rival: int
+    ) -> tuple[dict[int, float], float]:
+        """What the rival may invest: point masses (amount: probability) and the weight
+        spread evenly over every amount from 0 to its coins."""
         coins = state.coins[rival]
-        probs = [0.0] * (coins + 1)
-        history = self._bids.get(rival, [])
         threat = _attacks(state.cards[rival]) > _slots(state.cards[me])
-        prior = [(0.35, 0), (0.25, coins if threat else (coins + 1) // 2)]
-        for weight, amount in prior:
-            probs[amount] += weight
-        for amount in range(coins + 1):
-            probs[amount] += 0.4 / (coins + 1)
+        points: dict[int, float] = {0: 0.35}
+        likely = coins if threat else (coins + 1) // 2
+        points[likely] = points.get(likely, 0.0) + 0.25
+        spread = 0.4
+        history = self._bids.get(rival, [])
         if history:
             recent = history[-8:]
-            weight = min(0.85, 0.2 * len(recent)) / len(recent)
-            probs = [p * (1 - weight * len(recent)) for p in probs]
+            learned = min(0.85, 0.2 * len(recent))
+            points = {a: p * (1 - learned) for a, p in points.items()}
+            spread *= 1 - learned
             for share in recent:
-                probs[min(coins, round(share * coins))] += weight
-        total = sum(probs)
-        return [p / total for p in probs]
+                amount = min(coins, round(share * coins))
+                points[amount] = points.get(amount, 0.0) + learned / len(recent)
+        return points, spread
 
     def _invest(self, state: EconomancyState, me: int) -> int:
         coins = state.coins[me]
@@ -266,16 +268,21 @@ class PlannerAgent(EconomancyAgent):
         theirs = _attack_phase(state, rival) if state.can_attack(rival) else none
         richest = state.coins[rival]
         top = min(coins, richest + 1)
-        # Every amount up to 10, then a few larger ones, and the rival's coins (a tie) and
-        # one more (a sure win): enough candidates however rich the table gets.
+        points, spread = self._bid_model(state, me, rival)
+        # Every amount up to 10, a few larger ones, the rival's coins (a tie) and one more
+        # (a sure win), and one more than each amount the model expects: a few dozen
+        # candidates however rich the table gets.
         candidates = sorted(
-            {*range(min(top, 10) + 1), top, min(top, richest), *(top * i // 8 for i in range(9))}
+            a
+            for a in {
+                *range(min(top, 10) + 1),
+                top,
+                richest,
+                *(top * i // 8 for i in range(9)),
+                *(b + 1 for b in points),
+            }
+            if 0 <= a <= top
         )
-        model = self._bid_model(state, me, rival)
-        below = 0.0  # P(rival's amount < a), built as the candidates rise
-        cumulative = [0.0]
-        for p in model:
-            cumulative.append(cumulative[-1] + p)
         cache: dict[tuple[int, int], float] = {}
 
         def value(scenario: EconomancyState, left: int) -> float:
@@ -284,10 +291,11 @@ class PlannerAgent(EconomancyAgent):
                 cache[key] = self._day_value(scenario, me, min(left, _MAX_COST))
             return cache[key] + COIN * (left - min(left, _MAX_COST))
 
+        width = richest + 1
         best, best_score = 0, -1e18
         for a in candidates:
-            below = cumulative[min(a, len(model))]
-            equal = model[a] if a < len(model) else 0.0
+            below = spread * min(a, width) / width + sum(p for b, p in points.items() if b < a)
+            equal = (spread / width if a < width else 0.0) + points.get(a, 0.0)
             above = max(0.0, 1.0 - below - equal)
             expected = 0.0
             if below:
