@@ -91,8 +91,8 @@ class EconomancyState:
     """One game of Economancy (see the module docstring)."""
 
     __slots__ = (
-        "_attack",
         "asked",
+        "attack_values",
         "attacker",
         "attacker_card",
         "buys",
@@ -114,7 +114,8 @@ class EconomancyState:
     def __init__(self, rules: EconomancyRules, n_seats: int) -> None:
         self.rules = rules
         self.n = n_seats
-        self._attack = attack_table(rules.bubble_attack)
+        self.attack_values = attack_table(rules.bubble_attack)
+        """Every card kind's attack under these rules (Bubble's is a rules parameter)."""
         self.day_count = 1
         self.phase = INVESTING
         self.shop: dict[int, int] = {k: CARDS[k].per_player * n_seats for k in rules.shop_kinds}
@@ -137,10 +138,14 @@ class EconomancyState:
     def new(cls, rules: EconomancyRules, n_seats: int) -> EconomancyState:
         """A new game: day 1's income applied, everyone asked to invest."""
         state = cls(rules, n_seats)
-        state._income()
-        state._start_investing()
-        state.refresh()
+        state.begin()
         return state
+
+    def begin(self) -> None:
+        """Start the game: day 1's income, then everyone asked to invest."""
+        self._income()
+        self._start_investing()
+        self.refresh()
 
     # ------------------------------------------------------------------ reading
 
@@ -152,11 +157,6 @@ class EconomancyState:
     def day(self) -> int:
         """The day of the cycle: 1, 2 or 3."""
         return (self.day_count - 1) % 3 + 1
-
-    @property
-    def attack_values(self) -> tuple[int, ...]:
-        """Every card kind's attack under these rules (Bubble's is a rules parameter)."""
-        return self._attack
 
     @property
     def over(self) -> bool:
@@ -447,7 +447,7 @@ class EconomancyState:
 
     def _resolve_fight(self, events: list[Event]) -> None:
         attacker, index = self.attacker, self.attacker_card
-        attack, defence = self._attack, _DEFENCE
+        attack, defence = self.attack_values, _DEFENCE
         kind = self.cards[attacker][index]
         hits, guards = attack[kind], defence[kind]
         attacker_faints = False
@@ -659,7 +659,7 @@ class EconomancyState:
         other = EconomancyState.__new__(EconomancyState)
         other.rules = self.rules
         other.n = self.n
-        other._attack = self._attack
+        other.attack_values = self.attack_values
         other.day_count = self.day_count
         other.phase = self.phase
         other.shop = dict(self.shop)

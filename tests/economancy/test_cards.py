@@ -154,7 +154,7 @@ def test_a_shield_of_greed_that_faints_still_pays_its_coin() -> None:
     # No shop card attacks above 7: give the Golem an attack of 8 to make the shield faint.
     state = state_with([army("Golem"), army("Shield of Greed")], [1, 0], rules=BASE)
     golem = army("Golem")[1]
-    state._attack = tuple(8 if k == golem else a for k, a in enumerate(state._attack))
+    state.attack_values = tuple(8 if k == golem else a for k, a in enumerate(state.attack_values))
     play(state, (0, 1), (1, 0), (0, 1), (1, 1))
     assert state.cards[1] == [0]  # the shield fainted
     assert state.coins[1] == 1  # and paid its coin
