@@ -65,6 +65,7 @@ _BEAN: Final = tuple(card.bean for card in CARDS)
 _INCOME: Final = tuple(tuple(card.income[day] for card in CARDS) for day in range(3))
 _ATTACK_BY_BUBBLE: dict[int, tuple[int, ...]] = {}
 _CHOSE: Final = tuple(Event("chose", seat) for seat in range(4))
+_KEY: Final = ("0", "1", "2", "3")
 
 
 def attack_table(bubble_attack: int) -> tuple[int, ...]:
@@ -315,21 +316,47 @@ class EconomancyState:
     def apply(self, seat: int, move: Move, now: float = 0.0) -> list[Event]:
         """Make ``move`` for ``seat`` (refused, changing nothing, when the rules do not
         allow it) and return what happened."""
-        self.check(seat, move)
+        # The common legal moves are recognised by direct checks; anything else goes through
+        # :meth:`check`, which raises the refusal it earns (or passes the rare legal rest).
+        phase = self.phase
+        if seat not in self.asked:
+            self.check(seat, move)
+        elif phase == INVESTING:
+            if type(move) is not int or not 0 <= move <= self.coins[seat]:
+                self.check(seat, move)
+        elif phase == BUY:
+            if move != PASS:
+                kind = BY_NAME.get(move) if type(move) is str else None
+                if kind is None or kind not in self.shop or _COST[kind] > self.coins[seat]:
+                    self.check(seat, move)
+        elif type(move) is not int or not 0 < move < len(self.cards[seat]):
+            self.check(seat, move)
+        elif self.attacker_card < 0:
+            if self.uses[seat][move] >= _ATTACKS[self.cards[seat][move]]:
+                self.check(seat, move)
+        elif self.uses[seat][move] >= _DEFENDS[self.cards[seat][move]]:
+            self.check(seat, move)
         return self.apply_checked(seat, move)
 
     def apply_checked(self, seat: int, move: Move) -> list[Event]:
         """:meth:`apply` for a move already known to be legal (agents' look-ahead)."""
         if self.phase == ATTACKING and self.attacker_card < 0:
-            events = self._attack_with(int(move))
+            attacked = self._attack_with(int(move))
             self.refresh()
-            return events
+            return attacked
         self.pending[seat] = move
         asked = self.asked
         if len(asked) > 1:
             self.asked = asked[1:] if asked[0] == seat else tuple(s for s in asked if s != seat)
             return [_CHOSE[seat]]
-        events = self._resolve()
+        events: list[Event] = []
+        phase = self.phase
+        if phase == INVESTING:
+            self._resolve_investing(events)
+        elif phase == BUY:
+            self._resolve_buy(events)
+        else:
+            self._resolve_fight(events)
         self.refresh()
         return events
 
@@ -453,26 +480,25 @@ class EconomancyState:
         attacker_faints = False
         defenders: dict[str, list[Any]] = {}
         fainted: list[list[Any]] = []
-        for seat in sorted(self.pending):
-            i = int(self.pending[seat])
-            k = self.cards[seat][i]
-            self.uses[seat][i] += 1
-            self.coins[seat] += _GREED[k]
-            defenders[str(seat)] = [i, _NAMES[k]]
+        pending, cards, uses, coins = self.pending, self.cards, self.uses, self.coins
+        for seat in sorted(pending):
+            i = int(pending[seat])
+            k = cards[seat][i]
+            uses[seat][i] += 1
+            coins[seat] += _GREED[k]
+            defenders[_KEY[seat]] = [i, _NAMES[k]]
             if attack[k] > guards:
                 attacker_faints = True
             if hits > defence[k]:
                 fainted.append([seat, i, _NAMES[k]])
         for seat, i, _ in fainted:
-            del self.cards[seat][i]
-            del self.uses[seat][i]
-        out = tuple(
-            s for s in range(self.n) if s != attacker and self.cards[s] and s not in self.pending
-        )
+            del cards[seat][i]
+            del uses[seat][i]
+        out = tuple([s for s in range(self.n) if s != attacker and cards[s] and s not in pending])
         if attacker_faints:
             fainted.insert(0, [attacker, index, _NAMES[kind]])
-            del self.cards[attacker][index]
-            del self.uses[attacker][index]
+            del cards[attacker][index]
+            del uses[attacker][index]
         if out:
             self._eliminate(out)
         events.append(
@@ -530,25 +556,25 @@ class EconomancyState:
                 wanted.setdefault(kind, []).append(seat)
         shop = self.shop
         got: dict[str, str] = {}
-        for kind, seats in wanted.items():
-            if len(seats) <= shop[kind]:
-                shop[kind] -= len(seats)
-                for seat in seats:
-                    self.cards[seat].append(kind)
-                    self.uses[seat].append(0)
-                    got[str(seat)] = _NAMES[kind]
-            else:
-                shop[kind] = 0
-        events.append(
-            Event(
-                "bought",
-                data={"choices": {str(s): pending[s] for s in sorted(pending)}, "got": got},
-            )
-        )
+        if wanted:
+            cards, uses = self.cards, self.uses
+            for kind, seats in wanted.items():
+                if len(seats) <= shop[kind]:
+                    shop[kind] -= len(seats)
+                    for seat in seats:
+                        cards[seat].append(kind)
+                        uses[seat].append(0)
+                        got[_KEY[seat]] = _NAMES[kind]
+                else:
+                    shop[kind] = 0
+        key = _KEY
+        choices = {key[s]: pending[s] for s in sorted(pending)}
+        events.append(Event("bought", None, {"choices": choices, "got": got}))
         self.pending = {}
         if self._check_winner(events):
             return
-        self.choosers = tuple(s for s in range(self.n) if self.cards[s] and buys[s] > 0)
+        cards = self.cards
+        self.choosers = tuple([s for s in range(self.n) if cards[s] and buys[s] > 0])
         if not self.choosers:
             self._end_day(events)
 
