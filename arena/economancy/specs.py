@@ -1,0 +1,111 @@
+"""What a PROGRAM argument of ``blef referee economancy`` / ``blef tournament economancy``
+means.
+
+A PROGRAM is, optionally after ``LABEL=`` (the name it is shown under):
+
+- the name of a built-in agent (``random``, ``greedy_points``, ``greedy_attack``,
+  ``planner`` or its alias ``ours``), played in the referee's process;
+- ``exec:COMMAND``, or any other text: a command line, split like a shell would (no shell
+  runs it), whose first word is a program on the PATH or a path to a file. The program
+  is started with no further arguments and speaks the protocol on stdin/stdout.
+
+>>> parse_program("ours").builtin
+'planner'
+>>> spec = parse_program("node examples/economancy/greedy_points.js", check=False)
+>>> spec.name, spec.argv
+('greedy_points', ('node', 'examples/economancy/greedy_points.js'))
+>>> parse_program("me=exec:./my_player", check=False).name
+'me'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Final
+
+from engine.economancy.agents import AGENTS, ALIASES
+
+EXEC_PREFIX: Final = "exec:"
+_LABEL: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,27})=(.*)", re.DOTALL)
+_SCRIPT_SUFFIX: Final = re.compile(r"\.[A-Za-z0-9]{1,5}")
+_NAME_CHARS: Final = re.compile(r"[^A-Za-z0-9_]+")
+
+
+class ProgramSpecError(ValueError):
+    """A PROGRAM argument that names no built-in agent and no program that can be run."""
+
+
+@dataclass(frozen=True, slots=True)
+class ProgramSpec:
+    text: str
+    """The argument as written."""
+    name: str
+    """Its short name: the label, the built-in name, or the program's file name."""
+    builtin: str | None = None
+    argv: tuple[str, ...] | None = None
+
+    @property
+    def external(self) -> bool:
+        return self.argv is not None
+
+
+def _program_name(argv: Sequence[str]) -> str:
+    for word in argv[1:]:
+        path = PurePath(word)
+        if not word.startswith("-") and _SCRIPT_SUFFIX.fullmatch(path.suffix):
+            return path.stem
+    return PurePath(argv[0]).stem
+
+
+def _clean(name: str) -> str:
+    clean = _NAME_CHARS.sub("_", name).strip("_")
+    if not clean or not clean[0].isalpha():
+        clean = f"p_{clean}".rstrip("_")
+    return clean[:28]
+
+
+def parse_program(text: str, *, check: bool = True) -> ProgramSpec:
+    """Parse one PROGRAM argument (see the module docstring); ``check`` also makes sure the
+    program can be found. Raises :class:`ProgramSpecError` with the reason."""
+    body = text.strip()
+    label = None
+    labelled = _LABEL.fullmatch(body)
+    if labelled and not os.path.exists(body):
+        label, body = labelled.group(1), labelled.group(2).strip()
+    canonical = ALIASES.get(body, body)
+    if canonical in AGENTS:
+        return ProgramSpec(text, label or canonical, builtin=canonical)
+    command = body[len(EXEC_PREFIX) :] if body.startswith(EXEC_PREFIX) else body
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise ProgramSpecError(f"cannot split the command {text!r}: {exc}") from None
+    if not argv:
+        raise ProgramSpecError(f"{text!r} gives no program to run")
+    if check and shutil.which(argv[0]) is None and not os.path.isfile(argv[0]):
+        known = ", ".join(sorted([*AGENTS, *ALIASES]))
+        raise ProgramSpecError(
+            f"{argv[0]!r} is not a built-in agent ({known}), a program on the PATH, or a file"
+        )
+    return ProgramSpec(text, label or _clean(_program_name(argv)), argv=tuple(argv))
+
+
+def entry_labels(specs: Sequence[ProgramSpec]) -> list[str]:
+    """One label per entry: its name, or ``name#k`` when several share it."""
+    counts = Counter(spec.name for spec in specs)
+    seen: Counter[str] = Counter()
+    labels = []
+    for spec in specs:
+        if counts[spec.name] == 1:
+            labels.append(spec.name)
+        else:
+            seen[spec.name] += 1
+            labels.append(f"{spec.name}#{seen[spec.name]}")
+    return labels

@@ -1,0 +1,222 @@
+"""Economancy engine benchmark: whole random games per CPU second, the engine against a
+lean loop of the same rules.
+
+Both sides play the same games: seats choose uniformly among their legal moves (listed in
+the same order on both sides), asked in the same order, from the same seeded random
+numbers, so each game ends the same way (checked: the winners and day counts must agree).
+
+- **engine**: :meth:`GAME.setup`, then ``to_act()``, ``legal_moves()`` and ``apply()``
+  (every move validated, events made, the protocol's turns kept) until the game is over;
+- **lean**: :func:`lean_game`, the same rules written as one function over bare lists
+  (no validation, no events, no views), the floor a hand-written simulation reaches.
+
+``--rounds`` rounds, each timing both sides in a shuffled order for ``--games`` games of
+each table size (2, 3, 4 players, base card set); it prints each round's ratio of games per
+CPU second (engine / lean), their median, and the conditions.
+
+    .venv/bin/python benchmarks/economancy_engine.py [--rounds 7] [--games 300]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from conditions import conditions  # noqa: E402 (benchmarks/, the script's own folder)
+
+from engine.economancy import GAME, EconomancyRules  # noqa: E402
+from engine.economancy.cards import CARDS  # noqa: E402
+
+COST = [c.cost or 0 for c in CARDS]
+ATK = [c.attack for c in CARDS]
+DEF = [c.defence for c in CARDS]
+PTS = [c.points for c in CARDS]
+NATK = [c.attacks for c in CARDS]
+NDEF = [c.defends for c in CARDS]
+INCOME = [[c.income[d] for c in CARDS] for d in range(3)]
+BEAN = [c.bean for c in CARDS]
+EXTRA = [c.day3_buys for c in CARDS]
+GREED = [c.coins_per_defence for c in CARDS]
+PER = [c.per_player for c in CARDS]
+
+
+def engine_game(seed: int, n: int, rules: EconomancyRules) -> tuple[int | None, int]:
+    draw = random.Random(seed).random
+    state = GAME.setup(rules, n)
+    while not state.over:
+        seat = state.to_act()[0]
+        moves = state.legal_moves(seat)
+        state.apply(seat, moves[int(draw() * len(moves))])
+    return state.winner, state.day_count
+
+
+def lean_game(seed: int, n: int, kinds: tuple[int, ...], day_limit: int) -> tuple[int | None, int]:
+    """The same random game on bare lists (see the module docstring)."""
+    draw = random.Random(seed).random
+    atk = ATK
+    shop = {k: PER[k] * n for k in kinds}
+    coins = [1] * n
+    buys = [0] * n
+    cards = [[0] for _ in range(n)]
+    uses = [[0] for _ in range(n)]
+    day = 1
+
+    def winner() -> int | None:
+        alive = [s for s in range(n) if cards[s]]
+        if len(alive) == 1:
+            return alive[0]
+        pts = [sum(PTS[k] for k in cards[s]) for s in alive]
+        top = max(pts)
+        if top >= 7 and pts.count(top) == 1:
+            return alive[pts.index(top)]
+        return None
+
+    while True:
+        d = (day - 1) % 3
+        for s in range(n):
+            if cards[s]:
+                c, b = coins[s], 1
+                for k in cards[s]:
+                    c += INCOME[d][k]
+                    if BEAN[k]:
+                        c += c // 3
+                    if d == 2:
+                        b += EXTRA[k]
+                coins[s], buys[s] = c, b
+        bids = {}
+        for s in range(n):
+            if cards[s]:
+                bids[s] = int(draw() * (coins[s] + 1))
+        for s, b in bids.items():
+            coins[s] -= b
+        top = max(bids.values())
+        leaders = [s for s, b in bids.items() if b == top]
+        if len(leaders) == 1:
+            a = leaders[0]
+            while True:
+                opts = [i for i, k in enumerate(cards[a]) if uses[a][i] < NATK[k]]
+                if not opts:
+                    break
+                opts.insert(0, 0)
+                i = opts[int(draw() * len(opts))]
+                if i == 0:
+                    break
+                uses[a][i] += 1
+                kind = cards[a][i]
+                picks = {}
+                for s in range(n):
+                    if s != a and cards[s]:
+                        usable = [j for j, k in enumerate(cards[s]) if uses[s][j] < NDEF[k]]
+                        if usable:
+                            picks[s] = usable[int(draw() * len(usable))]
+                faints = False
+                fallen = []
+                for s, j in picks.items():
+                    k = cards[s][j]
+                    uses[s][j] += 1
+                    coins[s] += GREED[k]
+                    if atk[k] > DEF[kind]:
+                        faints = True
+                    if atk[kind] > DEF[k]:
+                        fallen.append((s, j))
+                for s, j in fallen:
+                    del cards[s][j]
+                    del uses[s][j]
+                for s in range(n):
+                    if s != a and cards[s] and s not in picks:
+                        cards[s], uses[s], coins[s], buys[s] = [], [], 0, 0
+                if faints:
+                    del cards[a][i]
+                    del uses[a][i]
+                w = winner()
+                if w is not None:
+                    return w, day
+            for u in uses:
+                u[:] = [0] * len(u)
+        while True:
+            buyers = [s for s in range(n) if cards[s] and buys[s] > 0]
+            if not buyers:
+                break
+            wanted: dict[int, list[int]] = {}
+            for s in buyers:
+                opts = [-1, *(k for k in shop if COST[k] <= coins[s])]
+                k = opts[int(draw() * len(opts))]
+                buys[s] -= 1
+                if k >= 0:
+                    coins[s] -= COST[k]
+                    wanted.setdefault(k, []).append(s)
+            for k, who in wanted.items():
+                if len(who) <= shop[k]:
+                    shop[k] -= len(who)
+                    for s in who:
+                        cards[s].append(k)
+                        uses[s].append(0)
+                else:
+                    shop[k] = 0
+            w = winner()
+            if w is not None:
+                return w, day
+        if day >= day_limit:
+            return None, day
+        day += 1
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--games", type=int, default=300)
+    args = parser.parse_args()
+    load = os.getloadavg()
+    rules = EconomancyRules()
+    sides = {
+        "engine": lambda seed, n: engine_game(seed, n, rules),
+        "lean": lambda seed, n: lean_game(seed, n, rules.shop_kinds, rules.day_limit),
+    }
+    for n in (2, 3, 4):  # the same games on both sides
+        for seed in range(50):
+            assert sides["engine"](seed, n) == sides["lean"](seed, n), (seed, n)
+    order = random.Random(1)
+    ratios = []
+    rates: dict[str, list[float]] = {"engine": [], "lean": []}
+    for _ in range(args.rounds):
+        names = list(sides)
+        order.shuffle(names)
+        rate = {}
+        for name in names:
+            play = sides[name]
+            start = time.process_time()
+            for n in (2, 3, 4):
+                for seed in range(args.games):
+                    play(seed, n)
+            rate[name] = 3 * args.games / (time.process_time() - start)
+            rates[name].append(rate[name])
+        ratios.append(rate["engine"] / rate["lean"])
+        print(
+            f"engine {rate['engine']:8.0f} games/CPU s, lean {rate['lean']:8.0f}: "
+            f"ratio {ratios[-1]:.2f}"
+        )
+    summary = {
+        "games_per_side_per_round": 3 * args.games,
+        "rounds": args.rounds,
+        "median_engine_games_per_cpu_s": round(statistics.median(rates["engine"])),
+        "median_lean_games_per_cpu_s": round(statistics.median(rates["lean"])),
+        "median_ratio": round(statistics.median(ratios), 3),
+        "min_ratio": round(min(ratios), 3),
+        "max_ratio": round(max(ratios), 3),
+        "conditions": conditions(load),
+    }
+    print(f"median ratio engine/lean: {summary['median_ratio']} (goal >= 0.8)")
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,837 @@
+"""One game of Economancy in progress (see docs/economancy.md for the rules in words).
+
+The state is mutable: :meth:`EconomancyState.apply` validates a move completely before it
+changes anything, then records it and, once the last chooser of a step has chosen, resolves
+the step (an investment round, a fight, a buy round) and moves on to the next question.
+Income is applied by the state itself at the start of every day.
+
+**Turns.** Investing and buying are :attr:`~engine.protocol.TurnMode.SIMULTANEOUS` over the
+seats still in the game (buying: those with a buy left); the attacker's choice is
+:attr:`~engine.protocol.TurnMode.ONE`; defending is simultaneous over the defenders who have
+a usable defender. :meth:`EconomancyState.turn` lists the seats that have not chosen yet.
+Seats the protocol skips are never asked: an attacker with no card able to attack (the
+attack phase ends), a defender with no usable defender (it is eliminated when the fight
+resolves), a seat out of the game.
+
+**Views.** :meth:`EconomancyState.view` is the protocol's state JSON: ``day``, ``phase``,
+``shop``, ``players``, ``player`` (``None`` for a spectator). Choices not yet revealed
+appear nowhere in it; the attacker's card is public as soon as it is chosen (its ``uses``
+go up at once), the defenders' cards once the fight resolves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Final
+
+from engine.economancy.cards import BY_NAME, CARDS, PASS, STIPEND
+from engine.economancy.errors import (
+    AlreadyChose,
+    BadInvestment,
+    CannotAfford,
+    CannotAttack,
+    CannotDefend,
+    CardUsedUp,
+    IndexOutOfRange,
+    NotInShop,
+    WrongPhase,
+)
+from engine.economancy.rules import EconomancyRules
+from engine.protocol import Event, GameOver, NotYourTurn, Result, Turn, TurnMode, Viewer
+
+Move = int | str
+"""A move: an amount or a card index (investing, attacking, defending), or a card name or
+``"Pass"`` (buying). Its JSON form is the one-element array ``[move]``."""
+
+INVESTING: Final = "investing"
+ATTACKING: Final = "attacking"
+BUY: Final = "buy"
+END: Final = "end"
+PHASES: Final = (INVESTING, ATTACKING, BUY, END)
+
+POINTS_TO_WIN: Final = 7
+STARTING_COINS: Final = 1
+
+_NAMES: Final = tuple(card.name for card in CARDS)
+_COST: Final = tuple(card.cost or 0 for card in CARDS)
+_POINTS: Final = tuple(card.points for card in CARDS)
+_ATTACKS: Final = tuple(card.attacks for card in CARDS)
+_DEFENDS: Final = tuple(card.defends for card in CARDS)
+_DEFENCE: Final = tuple(card.defence for card in CARDS)
+_GREED: Final = tuple(card.coins_per_defence for card in CARDS)
+_DAY3_BUYS: Final = tuple(card.day3_buys for card in CARDS)
+_BEAN: Final = tuple(card.bean for card in CARDS)
+_INCOME: Final = tuple(tuple(card.income[day] for card in CARDS) for day in range(3))
+_ATTACK_BY_BUBBLE: dict[int, tuple[int, ...]] = {}
+_CHOSE: Final = tuple(Event("chose", seat) for seat in range(4))
+_KEY: Final = ("0", "1", "2", "3")
+
+
+def attack_table(bubble_attack: int) -> tuple[int, ...]:
+    """Every kind's attack, Bubble's as the rules say."""
+    table = _ATTACK_BY_BUBBLE.get(bubble_attack)
+    if table is None:
+        table = tuple(bubble_attack if card.name == "Bubble" else card.attack for card in CARDS)
+        _ATTACK_BY_BUBBLE[bubble_attack] = table
+    return table
+
+
+_SCORING: Final = tuple((k, card.points) for k, card in enumerate(CARDS) if card.points)
+
+
+def card_points(cards: list[int]) -> int:
+    """The victory points of an army."""
+    points = 0
+    for kind, value in _SCORING:
+        points += value * cards.count(kind)
+    return points
+
+
+class EconomancyState:
+    """One game of Economancy (see the module docstring)."""
+
+    __slots__ = (
+        "asked",
+        "attack_values",
+        "attacker",
+        "attacker_card",
+        "buys",
+        "cards",
+        "choosers",
+        "coins",
+        "day_count",
+        "eliminated",
+        "n",
+        "pending",
+        "phase",
+        "reason",
+        "rules",
+        "shop",
+        "uses",
+        "winner",
+    )
+
+    def __init__(self, rules: EconomancyRules, n_seats: int) -> None:
+        self.rules = rules
+        self.n = n_seats
+        self.attack_values = attack_table(rules.bubble_attack)
+        """Every card kind's attack under these rules (Bubble's is a rules parameter)."""
+        self.day_count = 1
+        self.phase = INVESTING
+        self.shop: dict[int, int] = {k: CARDS[k].per_player * n_seats for k in rules.shop_kinds}
+        self.coins = [STARTING_COINS] * n_seats
+        self.buys = [0] * n_seats
+        self.cards: list[list[int]] = [[STIPEND] for _ in range(n_seats)]
+        self.uses: list[list[int]] = [[0] for _ in range(n_seats)]
+        self.pending: dict[int, Move] = {}
+        self.choosers: tuple[int, ...] = ()
+        self.asked: tuple[int, ...] = ()
+        """The seats still to choose, in seat order (kept by :meth:`refresh`)."""
+        self.attacker = -1
+        self.attacker_card = -1
+        self.winner: int | None = None
+        self.reason = ""
+        self.eliminated: list[tuple[int, ...]] = []
+        """Groups of seats in the order they left the game (a fight may eliminate several)."""
+
+    @classmethod
+    def new(cls, rules: EconomancyRules, n_seats: int) -> EconomancyState:
+        """A new game: day 1's income applied, everyone asked to invest."""
+        state = cls(rules, n_seats)
+        state.begin()
+        return state
+
+    def begin(self) -> None:
+        """Start the game: day 1's income, then everyone asked to invest."""
+        self._income()
+        self._start_investing()
+        self.refresh()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def n_seats(self) -> int:
+        return self.n
+
+    @property
+    def day(self) -> int:
+        """The day of the cycle: 1, 2 or 3."""
+        return (self.day_count - 1) % 3 + 1
+
+    @property
+    def over(self) -> bool:
+        return self.phase == END
+
+    def alive(self, seat: int) -> bool:
+        return bool(self.cards[seat])
+
+    def points(self, seat: int) -> int:
+        return card_points(self.cards[seat])
+
+    def can_attack(self, seat: int) -> bool:
+        """Whether ``seat`` has a card able to attack and not used up."""
+        attacks = _ATTACKS
+        uses = self.uses[seat]
+        for i, k in enumerate(self.cards[seat]):  # noqa: SIM110 - cheaper than any()
+            if uses[i] < attacks[k]:
+                return True
+        return False
+
+    def can_defend(self, seat: int) -> bool:
+        """Whether ``seat`` has a card able to defend and not used up."""
+        defends = _DEFENDS
+        uses = self.uses[seat]
+        for i, k in enumerate(self.cards[seat]):  # noqa: SIM110 - cheaper than any()
+            if uses[i] < defends[k]:
+                return True
+        return False
+
+    def asking_attacker(self) -> bool:
+        return self.phase == ATTACKING and self.attacker_card < 0
+
+    def turn(self) -> Turn:
+        if self.phase == END:
+            return Turn.nobody()
+        if self.phase == ATTACKING and self.attacker_card < 0:
+            return Turn.one(self.attacker)
+        return Turn(frozenset(self.asked), TurnMode.SIMULTANEOUS)
+
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that must still choose, in seat order (the course referee's order)."""
+        return self.asked
+
+    def refresh(self) -> None:
+        """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
+        agent's look-ahead); moves keep it up to date themselves."""
+        if self.phase == END:
+            self.asked = ()
+        elif self.phase == ATTACKING and self.attacker_card < 0:
+            self.asked = (self.attacker,)
+        elif not self.pending:
+            self.asked = self.choosers
+        else:
+            pending = self.pending
+            self.asked = tuple([s for s in self.choosers if s not in pending])
+
+    def legal_moves(self, seat: int) -> Sequence[Move]:
+        """Every legal move of ``seat`` now; investing gives a ``range`` (coins can grow
+        into the millions with Magic Bean Stocks), the other phases a list."""
+        if seat not in self.asked:
+            return []
+        phase = self.phase
+        if phase == INVESTING:
+            return range(self.coins[seat] + 1)
+        if phase == BUY:
+            coins = self.coins[seat]
+            moves: list[Move] = [PASS]
+            moves += [_NAMES[k] for k in self.shop if _COST[k] <= coins]
+            return moves
+        cards, uses = self.cards[seat], self.uses[seat]
+        if self.attacker_card < 0:
+            attacks = _ATTACKS
+            choices: list[Move] = [0]
+            choices += [i for i, k in enumerate(cards) if uses[i] < attacks[k]]
+            return choices
+        defends = _DEFENDS
+        return [i for i, k in enumerate(cards) if uses[i] < defends[k]]
+
+    def default_move(self, seat: int) -> Move:
+        """The move a table plays for a seat that did not choose in time (rules
+        ``on_timeout="default_move"``): invest 0, stop attacking, the first usable defender
+        (leftmost), Pass."""
+        if seat not in self.asked:
+            raise NotYourTurn(f"seat {seat} is not asked anything now")
+        if self.phase == INVESTING or self.asking_attacker():
+            return 0
+        if self.phase == BUY:
+            return PASS
+        return self.legal_moves(seat)[0]
+
+    # ------------------------------------------------------------------ moves
+
+    def check(self, seat: int, move: Move) -> None:
+        """Raise the :class:`~engine.protocol.MoveRefused` that ``move`` earns, if any."""
+        phase = self.phase
+        if phase == END:
+            raise GameOver()
+        if seat not in self.asked:
+            if seat in self.pending:
+                raise AlreadyChose()
+            raise NotYourTurn(f"seat {seat} is not asked to {self._question()} now")
+        if phase == BUY:
+            if type(move) is not str:
+                raise WrongPhase(f'this is the buy phase: name a card, or ["{PASS}"]')
+            if move == PASS:
+                return
+            kind = BY_NAME.get(move)
+            if kind is None or kind not in self.shop:
+                raise NotInShop(f"{move!r} is not sold in this game's shop")
+            if _COST[kind] > self.coins[seat]:
+                raise CannotAfford(
+                    f"{move} costs {_COST[kind]} coins and you have {self.coins[seat]}"
+                )
+            return
+        if type(move) is not int:
+            what = "an amount to invest" if phase == INVESTING else "a card index"
+            raise WrongPhase(f"this is the {phase} phase: the move is [{what}], not a name")
+        if phase == INVESTING:
+            if not 0 <= move <= self.coins[seat]:
+                raise BadInvestment(
+                    f"you may invest 0 to {self.coins[seat]} coins (what you have), not {move}"
+                )
+            return
+        cards = self.cards[seat]
+        attacking = self.attacker_card < 0
+        if attacking and move == 0:
+            return  # stop attacking
+        if not 0 <= move < len(cards):
+            top = len(cards) - 1
+            raise IndexOutOfRange(
+                f"your army has cards 0 to {top}; {move} is out of range"
+                + (" (0 stops attacking)" if attacking else "")
+            )
+        kind = cards[move]
+        name = _NAMES[kind]
+        used = self.uses[seat][move]
+        if attacking:
+            if _ATTACKS[kind] == 0:
+                raise CannotAttack(f"{name} cannot attack")
+            if used >= _ATTACKS[kind]:
+                raise CardUsedUp(f"{name} (card {move}) has already attacked this attack phase")
+        else:
+            if _DEFENDS[kind] == 0:
+                raise CannotDefend(f"{name} cannot defend")
+            if used >= _DEFENDS[kind]:
+                times = "twice" if _DEFENDS[kind] == 2 else "already"
+                raise CardUsedUp(f"{name} (card {move}) has {times} defended this attack phase")
+
+    def _question(self) -> str:
+        if self.phase == INVESTING:
+            return "invest"
+        if self.phase == BUY:
+            return "buy"
+        return "attack" if self.attacker_card < 0 else "defend"
+
+    def apply(self, seat: int, move: Move, now: float = 0.0) -> list[Event]:
+        """Make ``move`` for ``seat`` (refused, changing nothing, when the rules do not
+        allow it) and return what happened."""
+        # The common legal moves are recognised by direct checks; anything else goes through
+        # :meth:`check`, which raises the refusal it earns (or passes the rare legal rest).
+        phase = self.phase
+        if seat not in self.asked:
+            self.check(seat, move)
+        elif phase == INVESTING:
+            if type(move) is not int or not 0 <= move <= self.coins[seat]:
+                self.check(seat, move)
+        elif phase == BUY:
+            if move != PASS:
+                kind = BY_NAME.get(move) if type(move) is str else None
+                if kind is None or kind not in self.shop or _COST[kind] > self.coins[seat]:
+                    self.check(seat, move)
+        elif type(move) is not int or not 0 < move < len(self.cards[seat]):
+            self.check(seat, move)
+        elif self.attacker_card < 0:
+            if self.uses[seat][move] >= _ATTACKS[self.cards[seat][move]]:
+                self.check(seat, move)
+        elif self.uses[seat][move] >= _DEFENDS[self.cards[seat][move]]:
+            self.check(seat, move)
+        return self.apply_checked(seat, move)
+
+    def apply_checked(self, seat: int, move: Move) -> list[Event]:
+        """:meth:`apply` for a move already known to be legal (agents' look-ahead)."""
+        if self.phase == ATTACKING and self.attacker_card < 0:
+            attacked = self._attack_with(int(move))
+            self.refresh()
+            return attacked
+        self.pending[seat] = move
+        asked = self.asked
+        if len(asked) > 1:
+            self.asked = asked[1:] if asked[0] == seat else tuple(s for s in asked if s != seat)
+            return [_CHOSE[seat]]
+        events: list[Event] = []
+        phase = self.phase
+        if phase == INVESTING:
+            self._resolve_investing(events)
+        elif phase == BUY:
+            self._resolve_buy(events)
+        else:
+            self._resolve_fight(events)
+        self.refresh()
+        return events
+
+    def advance(self, now: float) -> list[Event]:
+        return []
+
+    def forfeit(self, seat: int) -> list[Event]:
+        """Take ``seat`` out of the game (a fault, or a table's ``on_timeout="forfeit"``),
+        as if eliminated, and go on: the game ends if one seat is left or someone now leads
+        with 7 points or more; a fight or round waiting only for this seat resolves."""
+        if self.phase == END:
+            raise GameOver()
+        if not 0 <= seat < self.n or not self.cards[seat]:
+            raise NotYourTurn(f"seat {seat} is not in the game")
+        self._eliminate((seat,))
+        self.pending.pop(seat, None)
+        events = [Event("forfeited", seat)]
+        if self._check_winner(events):
+            self.refresh()
+            return events
+        self.choosers = tuple(s for s in self.choosers if s != seat)
+        if self.phase == ATTACKING and seat == self.attacker:
+            self._end_attack(events)
+            self.refresh()
+            return events
+        if self.phase == ATTACKING and self.attacker_card < 0:
+            self.refresh()
+            return events
+        if len(self.pending) == len(self.choosers):
+            events += self._resolve()
+        self.refresh()
+        return events
+
+    # ------------------------------------------------------------------ resolution
+
+    def _resolve(self) -> list[Event]:
+        events: list[Event] = []
+        if self.phase == INVESTING:
+            self._resolve_investing(events)
+        elif self.phase == BUY:
+            self._resolve_buy(events)
+        else:
+            self._resolve_fight(events)
+        return events
+
+    def _income(self) -> None:
+        day = (self.day_count - 1) % 3
+        income = _INCOME[day]
+        bean = _BEAN
+        third_day = day == 2
+        coins, buys = self.coins, self.buys
+        for seat, cards in enumerate(self.cards):
+            if not cards:
+                continue
+            c = coins[seat]
+            b = 1
+            for k in cards:
+                c += income[k]
+                if bean[k]:
+                    c += c // 3
+                if third_day:
+                    b += _DAY3_BUYS[k]
+            coins[seat] = c
+            buys[seat] = b
+
+    def _start_investing(self) -> None:
+        self.phase = INVESTING
+        self.pending = {}
+        cards = self.cards
+        self.choosers = tuple([s for s in range(self.n) if cards[s]])
+
+    def _resolve_investing(self, events: list[Event]) -> None:
+        pending = self.pending
+        coins = self.coins
+        amounts: list[int | None] = [None] * self.n
+        top, attacker = -1, None
+        for seat, amount in pending.items():
+            paid = int(amount)
+            coins[seat] -= paid
+            amounts[seat] = paid
+            if paid > top:
+                top, attacker = paid, seat
+            elif paid == top:
+                attacker = None
+        events.append(Event("invested", data={"amounts": amounts, "attacker": attacker}))
+        self.pending = {}
+        if attacker is None:
+            self._start_buy()
+            return
+        self.phase = ATTACKING
+        self.attacker = attacker
+        self.attacker_card = -1
+        self.choosers = ()
+        if not self.can_attack(attacker):
+            self._end_attack(events)
+
+    def _attack_with(self, index: int) -> list[Event]:
+        attacker = self.attacker
+        if index == 0:
+            events = [Event("stopped", attacker)]
+            self._end_attack(events)
+            return events
+        self.uses[attacker][index] += 1
+        self.attacker_card = index
+        events = [
+            Event("attacks", attacker, {"card": index, "name": _NAMES[self.cards[attacker][index]]})
+        ]
+        self.pending = {}
+        self.choosers = tuple(
+            s for s in range(self.n) if s != attacker and self.cards[s] and self.can_defend(s)
+        )
+        if not self.choosers:
+            self._resolve_fight(events)
+        return events
+
+    def _resolve_fight(self, events: list[Event]) -> None:
+        attacker, index = self.attacker, self.attacker_card
+        attack, defence = self.attack_values, _DEFENCE
+        kind = self.cards[attacker][index]
+        hits, guards = attack[kind], defence[kind]
+        attacker_faints = False
+        defenders: dict[str, list[Any]] = {}
+        fainted: list[list[Any]] = []
+        pending, cards, uses, coins = self.pending, self.cards, self.uses, self.coins
+        for seat in sorted(pending):
+            i = int(pending[seat])
+            k = cards[seat][i]
+            uses[seat][i] += 1
+            coins[seat] += _GREED[k]
+            defenders[_KEY[seat]] = [i, _NAMES[k]]
+            if attack[k] > guards:
+                attacker_faints = True
+            if hits > defence[k]:
+                fainted.append([seat, i, _NAMES[k]])
+        for seat, i, _ in fainted:
+            del cards[seat][i]
+            del uses[seat][i]
+        out = tuple([s for s in range(self.n) if s != attacker and cards[s] and s not in pending])
+        if attacker_faints:
+            fainted.insert(0, [attacker, index, _NAMES[kind]])
+            del cards[attacker][index]
+            del uses[attacker][index]
+        if out:
+            self._eliminate(out)
+        events.append(
+            Event(
+                "fight",
+                attacker,
+                {
+                    "card": index,
+                    "name": _NAMES[kind],
+                    "defenders": defenders,
+                    "fainted": fainted,
+                    "eliminated": list(out),
+                },
+            )
+        )
+        self.pending = {}
+        self.choosers = ()
+        self.attacker_card = -1
+        if self._check_winner(events):
+            return
+        if not self.can_attack(attacker):
+            self._end_attack(events)
+
+    def _eliminate(self, seats: tuple[int, ...]) -> None:
+        for seat in seats:
+            self.cards[seat] = []
+            self.uses[seat] = []
+            self.coins[seat] = 0
+            self.buys[seat] = 0
+        self.eliminated.append(seats)
+
+    def _end_attack(self, events: list[Event]) -> None:
+        for uses in self.uses:
+            for i in range(len(uses)):
+                uses[i] = 0
+        self.attacker_card = -1
+        self._start_buy()
+
+    def _start_buy(self) -> None:
+        self.phase = BUY
+        self.pending = {}
+        self.choosers = tuple(s for s in range(self.n) if self.cards[s] and self.buys[s] > 0)
+        if not self.choosers:
+            self._end_day([])
+
+    def _resolve_buy(self, events: list[Event]) -> None:
+        pending = self.pending
+        wanted: dict[int, list[int]] = {}
+        coins, buys = self.coins, self.buys
+        for seat, name in pending.items():
+            buys[seat] -= 1
+            if name != PASS:
+                kind = BY_NAME[name]  # type: ignore[index]
+                coins[seat] -= _COST[kind]
+                wanted.setdefault(kind, []).append(seat)
+        shop = self.shop
+        got: dict[str, str] = {}
+        if wanted:
+            cards, uses = self.cards, self.uses
+            for kind, seats in wanted.items():
+                if len(seats) <= shop[kind]:
+                    shop[kind] -= len(seats)
+                    for seat in seats:
+                        cards[seat].append(kind)
+                        uses[seat].append(0)
+                        got[_KEY[seat]] = _NAMES[kind]
+                else:
+                    shop[kind] = 0
+        key = _KEY
+        choices = {key[s]: pending[s] for s in sorted(pending)}
+        events.append(Event("bought", None, {"choices": choices, "got": got}))
+        self.pending = {}
+        if self._check_winner(events):
+            return
+        cards = self.cards
+        self.choosers = tuple([s for s in range(self.n) if cards[s] and buys[s] > 0])
+        if not self.choosers:
+            self._end_day(events)
+
+    def _end_day(self, events: list[Event]) -> None:
+        if self.day_count >= self.rules.day_limit:
+            self._finish(None, "day_limit", events)
+            return
+        self.day_count += 1
+        self._income()
+        self._start_investing()
+
+    def _check_winner(self, events: list[Event]) -> bool:
+        cards = self.cards
+        alive = [s for s in range(self.n) if cards[s]]
+        if len(alive) == 1:
+            self._finish(alive[0], "last_standing", events)
+            return True
+        best, leader, tied = -1, -1, False
+        for seat in alive:
+            army = cards[seat]
+            p = 0
+            for kind, value in _SCORING:
+                p += value * army.count(kind)
+            if p > best:
+                best, leader, tied = p, seat, False
+            elif p == best:
+                tied = True
+        if best >= POINTS_TO_WIN and not tied:
+            self._finish(leader, "points", events)
+            return True
+        return False
+
+    def _finish(self, winner: int | None, reason: str, events: list[Event]) -> None:
+        self.phase = END
+        self.winner = winner
+        self.reason = reason
+        self.pending = {}
+        self.choosers = ()
+        self.attacker = -1
+        self.attacker_card = -1
+        events.append(Event("game_over", winner, {"reason": reason}))
+
+    # ------------------------------------------------------------------ views
+
+    def phase_json(self) -> dict[str, Any]:
+        phase = self.phase
+        if phase == ATTACKING:
+            card: int | bool = self.attacker_card if self.attacker_card >= 0 else False
+            return {
+                "name": ATTACKING,
+                "attacker": self.attacker,
+                "attacker_card": card,
+                "attacker-card": card,
+            }
+        if phase == END:
+            return {"name": END, "winner": False if self.winner is None else self.winner}
+        return {"name": phase}
+
+    def view(self, viewer: Viewer) -> dict[str, Any]:
+        """The protocol's state JSON as ``viewer`` may see it (``player`` is ``None`` for a
+        spectator). Choices not yet revealed are in nobody's view."""
+        names = _NAMES
+        return {
+            "day": (self.day_count - 1) % 3 + 1,
+            "phase": self.phase_json(),
+            "shop": {names[k]: count for k, count in self.shop.items()},
+            "players": [
+                {
+                    "coins": self.coins[s],
+                    "buys": self.buys[s],
+                    "cards": [
+                        {"name": names[k], "uses": u}
+                        for k, u in zip(self.cards[s], self.uses[s], strict=True)
+                    ],
+                }
+                for s in range(self.n)
+            ],
+            "player": viewer,
+        }
+
+    def result(self) -> Result | None:
+        """Places: the winner first; seats still in the game next, tied; then the
+        eliminated, those who lasted longer first (a fight's eliminations tie). A draw at
+        the day limit puts every seat still in the game first."""
+        if self.phase != END:
+            return None
+        places = [0] * self.n
+        standing = [s for s in range(self.n) if self.cards[s]]
+        place = 1
+        if self.winner is not None:
+            places[self.winner] = 1
+            place = 2
+            standing.remove(self.winner)
+        for seat in standing:
+            places[seat] = place
+        place += len(standing)
+        for group in reversed(self.eliminated):
+            for seat in group:
+                places[seat] = place
+            place += len(group)
+        scores = tuple(float(card_points(self.cards[s])) for s in range(self.n))
+        return Result(tuple(places), self.reason, scores)
+
+    # ------------------------------------------------------------------ copies and storage
+
+    def clone(self) -> EconomancyState:
+        """An independent copy (for agents' look-ahead)."""
+        other = EconomancyState.__new__(EconomancyState)
+        other.rules = self.rules
+        other.n = self.n
+        other.attack_values = self.attack_values
+        other.day_count = self.day_count
+        other.phase = self.phase
+        other.shop = dict(self.shop)
+        other.coins = list(self.coins)
+        other.buys = list(self.buys)
+        other.cards = [list(c) for c in self.cards]
+        other.uses = [list(u) for u in self.uses]
+        other.pending = dict(self.pending)
+        other.choosers = self.choosers
+        other.asked = self.asked
+        other.attacker = self.attacker
+        other.attacker_card = self.attacker_card
+        other.winner = self.winner
+        other.reason = self.reason
+        other.eliminated = list(self.eliminated)
+        return other
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, hidden choices included: for storage only."""
+        return {
+            "version": 1,
+            "rules": self.rules.to_dict(),
+            "n_seats": self.n,
+            "day_count": self.day_count,
+            "phase": self.phase,
+            "shop": {_NAMES[k]: c for k, c in self.shop.items()},
+            "coins": list(self.coins),
+            "buys": list(self.buys),
+            "cards": [[_NAMES[k] for k in cards] for cards in self.cards],
+            "uses": [list(u) for u in self.uses],
+            "pending": {str(s): m for s, m in sorted(self.pending.items())},
+            "choosers": list(self.choosers),
+            "attacker": self.attacker,
+            "attacker_card": self.attacker_card,
+            "winner": self.winner,
+            "reason": self.reason,
+            "eliminated": [list(g) for g in self.eliminated],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> EconomancyState:
+        """The state :meth:`to_dict` wrote; ``ValueError`` naming what does not hold."""
+        try:
+            rules = EconomancyRules.from_dict(data["rules"])
+            n = int(data["n_seats"])
+            state = cls(rules, n)
+            state.day_count = int(data["day_count"])
+            state.phase = str(data["phase"])
+            state.shop = {BY_NAME[name]: int(c) for name, c in data["shop"].items()}
+            state.coins = [int(c) for c in data["coins"]]
+            state.buys = [int(b) for b in data["buys"]]
+            state.cards = [[BY_NAME[name] for name in cards] for cards in data["cards"]]
+            state.uses = [[int(u) for u in uses] for uses in data["uses"]]
+            state.pending = {int(s): m for s, m in data["pending"].items()}
+            state.choosers = tuple(int(s) for s in data["choosers"])
+            state.attacker = int(data["attacker"])
+            state.attacker_card = int(data["attacker_card"])
+            winner = data["winner"]
+            state.winner = None if winner is None else int(winner)
+            state.reason = str(data["reason"])
+            state.eliminated = [tuple(int(s) for s in g) for g in data["eliminated"]]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"not a stored Economancy state: {exc!r}") from None
+        state.validate()
+        return state
+
+    def validate(self) -> None:
+        """Check every invariant (and :meth:`refresh`); ``ValueError`` naming the first
+        that fails."""
+        self.refresh()
+        n = self.n
+        problems = []
+        if not 2 <= n <= 4:
+            problems.append(f"{n} seats (2 to 4)")
+        if self.phase not in PHASES:
+            problems.append(f"phase {self.phase!r}")
+        if set(self.shop) != set(self.rules.shop_kinds):
+            problems.append("the shop's cards differ from the rules' card set")
+        if any(c < 0 for c in self.shop.values()):
+            problems.append("a negative shop count")
+        for name, column in (("coins", self.coins), ("buys", self.buys), ("cards", self.cards)):
+            if len(column) != n:
+                problems.append(f"{name} for {len(column)} seats")
+        if not problems:
+            for s in range(n):
+                cards, uses = self.cards[s], self.uses[s]
+                if self.coins[s] < 0 or self.buys[s] < 0:
+                    problems.append(f"seat {s} has negative coins or buys")
+                if len(uses) != len(cards):
+                    problems.append(f"seat {s}'s uses do not match its cards")
+                if cards and (cards[0] != STIPEND or STIPEND in cards[1:]):
+                    problems.append(f"seat {s}'s army does not start with the only Stipend")
+                if not cards and (self.coins[s] or self.buys[s]):
+                    problems.append(f"seat {s} is out but keeps coins or buys")
+            if any(s not in self.choosers for s in self.pending):
+                problems.append("a pending choice from a seat that was not asked")
+        if problems:
+            raise ValueError("invalid Economancy state: " + "; ".join(problems))
+        for seat, move in list(self.pending.items()):  # each hidden choice was legal
+            saved = dict(self.pending)
+            del self.pending[seat]
+            self.refresh()
+            try:
+                self.check(seat, move)
+            except Exception as exc:
+                raise ValueError(f"invalid Economancy state: seat {seat}'s choice: {exc}") from None
+            finally:
+                self.pending = saved
+                self.refresh()
+
+    @classmethod
+    def from_view(cls, view: Mapping[str, Any], rules: EconomancyRules) -> EconomancyState:
+        """The state a seat's view shows (what a player program knows), with no hidden
+        choice made yet: for agents that look ahead. ``rules`` supplies what a view does
+        not say (Bubble's attack, the day limit); its card set must match the view's shop.
+        The card set is read from the shop. The absolute day is unknown: the first
+        cycle's day is assumed."""
+        n = len(view["players"])
+        base = any(not CARDS[BY_NAME[name]].simple for name in view["shop"])
+        state = cls(replace(rules, cards="base" if base else "simple"), n)
+        state.day_count = int(view["day"])
+        state.shop = {BY_NAME[name]: int(c) for name, c in view["shop"].items()}
+        players = view["players"]
+        state.coins = [int(p["coins"]) for p in players]
+        state.buys = [int(p["buys"]) for p in players]
+        state.cards = [[BY_NAME[c["name"]] for c in p["cards"]] for p in players]
+        state.uses = [[int(c["uses"]) for c in p["cards"]] for p in players]
+        phase = view["phase"]
+        name = phase["name"]
+        state.phase = name
+        if name == INVESTING:
+            state.choosers = tuple(s for s in range(n) if state.cards[s])
+        elif name == BUY:
+            state.choosers = tuple(s for s in range(n) if state.cards[s] and state.buys[s] > 0)
+        elif name == ATTACKING:
+            state.attacker = int(phase["attacker"])
+            card = phase.get("attacker_card", phase.get("attacker-card", False))
+            state.attacker_card = -1 if card is False or card is None else int(card)
+            if state.attacker_card >= 0:
+                state.choosers = tuple(
+                    s
+                    for s in range(n)
+                    if s != state.attacker and state.cards[s] and state.can_defend(s)
+                )
+        else:
+            winner = phase.get("winner", False)
+            state.winner = None if winner is False else int(winner)
+        state.refresh()
+        return state

@@ -1,0 +1,7 @@
+#!/usr/bin/env python3
+"""Economancy player: the built-in ``planner`` agent as a program speaking the protocol."""
+
+from _player import main
+
+if __name__ == "__main__":
+    main("planner")
