@@ -1,0 +1,229 @@
+"""Our agent: a belief over the twelve decks, the majority bonus valued exactly, and
+quoting and taking by expected value.
+
+**Belief.** As the Bayesian baseline, it keeps ``L[p][s]``, a lower bound of the cards of
+suit ``s`` that seat ``p`` holds (its own row is its hand; a trade lowers the seller's
+bound, not below 0, and raises the buyer's), and weighs each deck by
+``prod_s C(d[s], sum_p L[p][s])``.
+
+**The value of a position** under deck ``i`` (goal suit ``g``, ``G`` goal cards, bonus
+``B``) when it holds ``h`` goal cards is ``10 h + B x E[share]``: the expected share of the
+bonus, computed exactly over the ways the goal cards it does not know of can lie in the
+other hands. Each other seat ``k`` holds ``K_k = L[k][g]`` known goal cards and ``u_k``
+cards nobody has seen (its card count less the sum of its bounds); the ``R = G - h -
+sum K_k`` unseen goal cards are spread over those unseen cards as a multivariate
+hypergeometric draw, and the share is 1 / (1 + the others tied with it) when nobody holds
+more than ``h`` (:func:`bonus_share`, a small dynamic programme, memoised).
+
+**Values of a card.** Buying a card of suit ``s`` from seat ``k`` is worth the expected
+change of that value over the decks whose goal is ``s`` (the card leaves ``k``'s known or
+unseen cards); selling one to ``k`` costs the change when ``k`` gains a known card. For a
+quote, whose counterpart is not known yet, it takes the seat that makes the trade worst for
+it (the seat with the most unseen cards for a purchase; the seat with the most known goal
+cards for a sale, at the decks' weights).
+
+**Each tick** it does the first of: take the external best ask (or bid) with the largest
+surplus, if the surplus over its value is at least ``take_edge``; cancel a quote of its
+own that its values no longer support; post a bid ``floor(buy value - quote_edge)`` or an
+ask ``ceil(sell value + quote_edge)`` on the suit where its quote is missing or stale,
+the most valuable suit first; else NO_OP.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import lru_cache
+from math import comb
+
+from engine.figgie.decks import BONUS, GOAL, GOAL_CARDS, N_DECKS, N_SUITS, deck_weights
+from engine.figgie.market import ASK, BID, CANCEL_ASK, CANCEL_BID, HIT, LIFT
+from engine.figgie.sim import MAX_PRICE, NO_OP, Observation, encode
+
+
+@lru_cache(maxsize=200_000)
+def bonus_share(h: int, known: tuple[int, ...], unseen: tuple[int, ...], goal_left: int) -> float:
+    """The expected share of the majority bonus of a seat holding ``h`` goal cards, when
+    each other seat ``k`` holds ``known[k]`` goal cards for sure plus a part of
+    ``unseen[k]`` unseen cards, among which ``goal_left`` goal cards lie uniformly."""
+    total = sum(unseen)
+    if goal_left < 0 or goal_left > total:
+        return 0.0
+    # states: (goal cards placed, others tied with h) -> number of ways
+    ways: dict[tuple[int, int], int] = {(0, 0): 1}
+    for k_known, k_unseen in zip(known, unseen, strict=True):
+        if k_known > h:
+            return 0.0
+        step: dict[tuple[int, int], int] = {}
+        for (placed, tied), count in ways.items():
+            room = min(k_unseen, goal_left - placed, h - k_known)
+            for y in range(room + 1):
+                key = (placed + y, tied + (k_known + y == h))
+                step[key] = step.get(key, 0) + count * comb(k_unseen, y)
+        ways = step
+    share = 0.0
+    for (placed, tied), count in ways.items():
+        if placed == goal_left:
+            share += count / (tied + 1)
+    return share / comb(total, goal_left)
+
+
+class OursAgent:
+    """Our agent (see the module docstring)."""
+
+    name = "ours"
+
+    def __init__(self, take_edge: float = 0.5, quote_edge: float = 1.5) -> None:
+        self.take_edge = take_edge
+        self.quote_edge = quote_edge
+
+    def reset(self, seat: int, n_seats: int, hand: Sequence[int], rng: random.Random) -> None:
+        self.seat = seat
+        self.n_seats = n_seats
+        self.others = [p for p in range(n_seats) if p != seat]
+        self.known = [[0] * N_SUITS for _ in range(n_seats)]
+        self.known[seat] = list(hand)
+        self.seen = -1
+        self.rng = rng
+
+    # ------------------------------------------------------------------ belief
+
+    def _update(self, obs: Observation) -> None:
+        tape = obs.tape
+        if self.seen == len(tape):
+            return
+        known = self.known
+        for buyer, seller, suit, _ in tape[max(self.seen, 0) :]:
+            if known[seller][suit]:
+                known[seller][suit] -= 1
+            known[buyer][suit] += 1
+        self.seen = len(tape)
+        known[self.seat] = list(obs.hand)
+        self.card_counts = obs.card_counts
+        counts = [sum(row[s] for row in known) for s in range(N_SUITS)]
+        weights = deck_weights(counts)
+        total = sum(weights)
+        self.posterior = [w / total for w in weights]
+        self._buy: dict[tuple[int, int], float] = {}
+        self._sell: dict[tuple[int, int], float] = {}
+        self.buy_values = [self.buy_value(s, -1) for s in range(N_SUITS)]
+        self.sell_values = [
+            self.sell_value(s, -1) if obs.hand[s] else math.inf for s in range(N_SUITS)
+        ]
+
+    def _position(self, deck: int, hand_goal: int, known: list[list[int]]) -> float:
+        """``B x E[share]`` under ``deck`` with ``hand_goal`` of its goal cards and the
+        others' bounds ``known``."""
+        goal = GOAL[deck]
+        others = self.others
+        k_known = tuple(known[p][goal] for p in others)
+        unseen = tuple(self.card_counts[p] - sum(known[p]) for p in others)
+        left = GOAL_CARDS[deck] - hand_goal - sum(k_known)
+        return BONUS[deck] * bonus_share(hand_goal, k_known, unseen, left)
+
+    def _decks_of(self, suit: int) -> list[tuple[int, float]]:
+        return [
+            (deck, m)
+            for deck, m in enumerate(self.posterior)
+            if m > 1e-9 and GOAL[deck] == suit and deck < N_DECKS
+        ]
+
+    def buy_value(self, suit: int, seller: int) -> float:
+        """The expected worth of one more card of ``suit`` bought from ``seller`` (-1: the
+        worst seat for it, the one with the most unseen cards)."""
+        key = (suit, seller)
+        cached = self._buy.get(key)
+        if cached is not None:
+            return cached
+        known = self.known
+        if seller < 0:
+            seller = max(self.others, key=lambda p: self.card_counts[p] - sum(known[p]))
+        after = [row[:] for row in known]
+        after[seller][suit] = max(0, after[seller][suit] - 1)
+        after_counts = list(self.card_counts)
+        after_counts[seller] -= 1
+        held = known[self.seat][suit]
+        value = 0.0
+        saved = self.card_counts
+        for deck, m in self._decks_of(suit):
+            before = self._position(deck, held, known)
+            self.card_counts = after_counts
+            gained = self._position(deck, held + 1, after)
+            self.card_counts = saved
+            value += m * (10.0 + gained - before)
+        self._buy[key] = value
+        return value
+
+    def sell_value(self, suit: int, buyer: int) -> float:
+        """The expected worth lost by selling one card of ``suit`` to ``buyer`` (-1: the
+        worst seat for it)."""
+        key = (suit, buyer)
+        cached = self._sell.get(key)
+        if cached is not None:
+            return cached
+        if buyer < 0:
+            value = max(self.sell_value(suit, p) for p in self.others)
+            self._sell[key] = value
+            return value
+        known = self.known
+        after = [row[:] for row in known]
+        after[buyer][suit] += 1
+        after_counts = list(self.card_counts)
+        after_counts[buyer] += 1
+        held = known[self.seat][suit]
+        value = 0.0
+        saved = self.card_counts
+        for deck, m in self._decks_of(suit):
+            before = self._position(deck, held, known)
+            self.card_counts = after_counts
+            kept = self._position(deck, held - 1, after)
+            self.card_counts = saved
+            value += m * (10.0 + before - kept)
+        self._sell[key] = value
+        return value
+
+    # ------------------------------------------------------------------ acting
+
+    def act(self, obs: Observation) -> int:
+        self._update(obs)
+        hand = obs.hand
+        best = 0.0
+        action = NO_OP
+        for suit in range(N_SUITS):
+            ask = obs.best_ask(suit, others_only=True)
+            if ask is not None:
+                surplus = self.buy_value(suit, ask[1]) - ask[0]
+                if surplus >= self.take_edge and surplus > best:
+                    best, action = surplus, encode(LIFT, suit)
+            if hand[suit]:
+                bid = obs.best_bid(suit, others_only=True)
+                if bid is not None:
+                    surplus = bid[0] - self.sell_value(suit, bid[1])
+                    if surplus >= self.take_edge and surplus > best:
+                        best, action = surplus, encode(HIT, suit)
+        if action != NO_OP:
+            return action
+        seat = self.seat
+        my_bids, my_asks = obs.bids[seat], obs.asks[seat]
+        wanted_bids = [math.floor(v - self.quote_edge) for v in self.buy_values]
+        wanted_asks = [
+            math.ceil(v + self.quote_edge) if hand[s] else 0 for s, v in enumerate(self.sell_values)
+        ]
+        for suit in range(N_SUITS):
+            if my_bids[suit] and my_bids[suit] > max(wanted_bids[suit], 0):
+                return encode(CANCEL_BID, suit)
+            if my_asks[suit] and (not wanted_asks[suit] or my_asks[suit] < wanted_asks[suit]):
+                return encode(CANCEL_ASK, suit)
+        for suit in sorted(range(N_SUITS), key=lambda s: -self.buy_values[s]):
+            price = min(wanted_bids[suit], MAX_PRICE)
+            if price >= 1 and my_bids[suit] != price:
+                low = obs.best_ask(suit)
+                if low is None or price < low[0]:
+                    return encode(BID, suit, price)
+            price = wanted_asks[suit]
+            if 1 <= price <= MAX_PRICE and my_asks[suit] != price:
+                high = obs.best_bid(suit)
+                if high is None or price > high[0]:
+                    return encode(ASK, suit, price)
+        return NO_OP
