@@ -37,9 +37,55 @@ from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
 
-from engine.figgie.decks import BONUS, GOAL, GOAL_CARDS, N_DECKS, N_SUITS, deck_weights
+from engine.figgie.decks import BONUS, DECKS, GOAL, GOAL_CARDS, N_DECKS, N_SUITS, deck_weights
 from engine.figgie.market import ASK, BID, CANCEL_ASK, CANCEL_BID, HIT, LIFT
 from engine.figgie.sim import MAX_PRICE, NO_OP, Observation, encode
+
+OFF_MODEL = 0.25
+"""The factor a quote outside the expected band costs a hand (see :func:`quote_score`)."""
+
+
+@lru_cache(maxsize=8)
+def hands_of(size: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[float, ...], ...]]:
+    """Every composition of a hand of ``size`` cards (per suit, at most 12 each), and the
+    naive value ``10 x P(goal = s | hand)`` of each suit for each."""
+    hands = []
+    for a in range(min(size, 12) + 1):
+        for b in range(min(size - a, 12) + 1):
+            for c in range(min(size - a - b, 12) + 1):
+                d = size - a - b - c
+                if d <= 12:
+                    hands.append((a, b, c, d))
+    values = []
+    for hand in hands:
+        weights = deck_weights(hand)
+        total = sum(weights)
+        goal = [0.0] * N_SUITS
+        for deck, w in enumerate(weights):
+            goal[GOAL[deck]] += 10.0 * w / total if total else 0.0
+        values.append(tuple(goal))
+    return tuple(hands), tuple(values)
+
+
+def quote_score(
+    quotes: dict[tuple[int, int], int], hand: tuple[int, ...], value: tuple[float, ...]
+) -> float:
+    """How well a seat's quotes fit a starting ``hand`` whose naive values are ``value``:
+    a bid is expected from 5 below to 1 above the value, an ask from 1 below to 5 above and
+    on a suit held; each quote outside that costs a factor 4 (an ask on a suit not held,
+    20: the seat may have bought it)."""
+    score = 1.0
+    off = OFF_MODEL
+    for (suit, side), price in quotes.items():
+        v = value[suit]
+        if side == BID:
+            if not v - 5.0 <= price <= v + 1.0:
+                score *= off
+        elif not hand[suit]:
+            score *= 0.05
+        elif not v - 1.0 <= price <= v + 5.0:
+            score *= off
+    return score
 
 
 @lru_cache(maxsize=200_000)
@@ -86,13 +132,66 @@ class OursAgent:
         self.known[seat] = list(hand)
         self.seen = -1
         self.rng = rng
+        self._dirty: set[int] = set()
+        self.quotes: list[dict[tuple[int, int], int]] = [{} for _ in range(n_seats)]
+        self.likelihood = [[1.0] * N_DECKS for _ in range(n_seats)]
+        self._hand_priors(hand, n_seats)
+
+    def _hand_priors(self, hand: Sequence[int], n_seats: int) -> None:
+        """For each deck, the chance of each starting hand of another seat (drawn from the
+        cards not in ours)."""
+        size = sum(hand)
+        hands, self.hand_values = hands_of(size)
+        self.hands = hands
+        self.priors: list[list[tuple[int, float]]] = []
+        for deck in range(N_DECKS):
+            pool = [DECKS[deck][s] - hand[s] for s in range(N_SUITS)]
+            rows: list[tuple[int, float]] = []
+            if min(pool) >= 0:
+                total = comb(sum(pool), size)
+                for index, other in enumerate(hands):
+                    w = (
+                        comb(pool[0], other[0])
+                        * comb(pool[1], other[1])
+                        * comb(pool[2], other[2])
+                        * comb(pool[3], other[3])
+                    )
+                    if w:
+                        rows.append((index, w / total))
+            self.priors.append(rows)
+
+    def _watch_quotes(self, obs: Observation) -> bool:
+        """Note the other seats' quotes; True when one of them changed."""
+        changed = False
+        bids, asks = obs.bids, obs.asks
+        for seat in self.others:
+            mine = self.quotes[seat]
+            for suit in range(N_SUITS):
+                for side, price in ((BID, bids[seat][suit]), (ASK, asks[seat][suit])):
+                    if price and mine.get((suit, side)) != price:
+                        mine[(suit, side)] = price
+                        changed = True
+                        self._dirty.add(seat)
+        return changed
+
+    def _likelihoods(self) -> None:
+        hands, values = self.hands, self.hand_values
+        for seat in self._dirty:
+            quotes = self.quotes[seat]
+            scores = [quote_score(quotes, h, v) for h, v in zip(hands, values, strict=True)]
+            self.likelihood[seat] = [
+                sum(p * scores[index] for index, p in rows) for rows in self.priors
+            ]
+        self._dirty.clear()
 
     # ------------------------------------------------------------------ belief
 
     def _update(self, obs: Observation) -> None:
         tape = obs.tape
-        if self.seen == len(tape):
+        quoted = self._watch_quotes(obs)
+        if self.seen == len(tape) and not quoted:
             return
+        self._likelihoods()
         known = self.known
         for buyer, seller, suit, _ in tape[max(self.seen, 0) :]:
             if known[seller][suit]:
@@ -102,7 +201,10 @@ class OursAgent:
         known[self.seat] = list(obs.hand)
         self.card_counts = obs.card_counts
         counts = [sum(row[s] for row in known) for s in range(N_SUITS)]
-        weights = deck_weights(counts)
+        weights = [float(w) for w in deck_weights(counts)]
+        for seat in self.others:
+            row = self.likelihood[seat]
+            weights = [w * f for w, f in zip(weights, row, strict=True)]
         total = sum(weights)
         self.posterior = [w / total for w in weights]
         self._buy: dict[tuple[int, int], float] = {}
