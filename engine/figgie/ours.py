@@ -4,7 +4,10 @@ quoting and taking by expected value.
 **Belief.** As the Bayesian baseline, it keeps ``L[p][s]``, a lower bound of the cards of
 suit ``s`` that seat ``p`` holds (its own row is its hand; a trade lowers the seller's
 bound, not below 0, and raises the buyer's), and weighs each deck by
-``prod_s C(d[s], sum_p L[p][s])``.
+``prod_s C(d[s], sum_p L[p][s])``. It also reads every other seat's quotes: for each deck,
+each possible starting hand of that seat (drawn from the cards not in ours) is weighed by
+how well the seat's latest bid and ask in each suit fit a trader valuing cards by that
+hand (:func:`quote_score`), and the deck by the total (:meth:`OursAgent._likelihoods`).
 
 **The value of a position** under deck ``i`` (goal suit ``g``, ``G`` goal cards, bonus
 ``B``) when it holds ``h`` goal cards is ``10 h + B x E[share]``: the expected share of the
@@ -17,16 +20,23 @@ more than ``h`` (:func:`bonus_share`, a small dynamic programme, memoised).
 
 **Values of a card.** Buying a card of suit ``s`` from seat ``k`` is worth the expected
 change of that value over the decks whose goal is ``s`` (the card leaves ``k``'s known or
-unseen cards); selling one to ``k`` costs the change when ``k`` gains a known card. For a
+unseen cards), averaged over the next ``lookahead`` (3) cards when that is more (the
+bonus is won by several cards together); selling one to ``k`` costs the change when ``k`` gains a known card. For a
 quote, whose counterpart is not known yet, it takes the seat that makes the trade worst for
 it (the seat with the most unseen cards for a purchase; the seat with the most known goal
 cards for a sale, at the decks' weights).
 
 **Each tick** it does the first of: take the external best ask (or bid) with the largest
-surplus, if the surplus over its value is at least ``take_edge``; cancel a quote of its
-own that its values no longer support; post a bid ``floor(buy value - quote_edge)`` or an
-ask ``ceil(sell value + quote_edge)`` on the suit where its quote is missing or stale,
-the most valuable suit first; else NO_OP.
+surplus, if the surplus over its value is at least ``take_edge`` (1 chip); cancel a quote of
+its own that its values no longer support; post a bid ``floor(buy value - quote_edge)``
+or an ask ``ceil(sell value + quote_edge)`` on the suit where its quote is missing or
+stale, the most valuable suit first; else NO_OP.
+
+By default ``quote_edge`` is None: it does not quote, it only takes. Against the
+baselines, quoting at every edge tried (1.5 to 12 chips) earned less than taking alone
+(docs/figgie_strength.md has the figures): a quote of ours is taken only by a seat that
+values the card more (or less) than we do, and the baselines' values, drawn from their
+own hands, carry information ours lacks.
 """
 
 from __future__ import annotations
@@ -41,7 +51,7 @@ from engine.figgie.decks import BONUS, DECKS, GOAL, GOAL_CARDS, N_DECKS, N_SUITS
 from engine.figgie.market import ASK, BID, CANCEL_ASK, CANCEL_BID, HIT, LIFT
 from engine.figgie.sim import MAX_PRICE, NO_OP, Observation, encode
 
-OFF_MODEL = 0.25
+OFF_MODEL = 0.03
 """The factor a quote outside the expected band costs a hand (see :func:`quote_score`)."""
 
 
@@ -72,8 +82,8 @@ def quote_score(
 ) -> float:
     """How well a seat's quotes fit a starting ``hand`` whose naive values are ``value``:
     a bid is expected from 5 below to 1 above the value, an ask from 1 below to 5 above and
-    on a suit held; each quote outside that costs a factor 4 (an ask on a suit not held,
-    20: the seat may have bought it)."""
+    on a suit held; each quote outside that costs a factor :data:`OFF_MODEL` (an ask on a suit not
+    held, 0.05: the seat may have bought it)."""
     score = 1.0
     off = OFF_MODEL
     for (suit, side), price in quotes.items():
@@ -120,9 +130,12 @@ class OursAgent:
 
     name = "ours"
 
-    def __init__(self, take_edge: float = 0.5, quote_edge: float = 1.5) -> None:
+    def __init__(
+        self, take_edge: float = 1.0, quote_edge: float | None = None, lookahead: int = 3
+    ) -> None:
+        self.lookahead = lookahead
         self.take_edge = take_edge
-        self.quote_edge = quote_edge
+        self.quote_edge = math.inf if quote_edge is None else quote_edge
 
     def reset(self, seat: int, n_seats: int, hand: Sequence[int], rng: random.Random) -> None:
         self.seat = seat
@@ -214,13 +227,16 @@ class OursAgent:
             self.sell_value(s, -1) if obs.hand[s] else math.inf for s in range(N_SUITS)
         ]
 
-    def _position(self, deck: int, hand_goal: int, known: list[list[int]]) -> float:
+    def _position(
+        self, deck: int, hand_goal: int, known: list[list[int]], counts: list[int] | None = None
+    ) -> float:
         """``B x E[share]`` under ``deck`` with ``hand_goal`` of its goal cards and the
         others' bounds ``known``."""
         goal = GOAL[deck]
         others = self.others
         k_known = tuple(known[p][goal] for p in others)
-        unseen = tuple(self.card_counts[p] - sum(known[p]) for p in others)
+        counts = self.card_counts if counts is None else counts
+        unseen = tuple(counts[p] - sum(known[p]) for p in others)
         left = GOAL_CARDS[deck] - hand_goal - sum(k_known)
         return BONUS[deck] * bonus_share(hand_goal, k_known, unseen, left)
 
@@ -233,29 +249,37 @@ class OursAgent:
 
     def buy_value(self, suit: int, seller: int) -> float:
         """The expected worth of one more card of ``suit`` bought from ``seller`` (-1: the
-        worst seat for it, the one with the most unseen cards)."""
+        worst seat for it, the one with the most unseen cards).
+
+        With ``lookahead`` k > 1 it is the best average worth of the next 1 .. k cards
+        (the first from ``seller``, the rest from the worst seat): the majority bonus is
+        won by several cards together, so the first of them is worth a share of it."""
         key = (suit, seller)
         cached = self._buy.get(key)
         if cached is not None:
             return cached
-        known = self.known
-        if seller < 0:
-            seller = max(self.others, key=lambda p: self.card_counts[p] - sum(known[p]))
-        after = [row[:] for row in known]
-        after[seller][suit] = max(0, after[seller][suit] - 1)
-        after_counts = list(self.card_counts)
-        after_counts[seller] -= 1
+        known = [row[:] for row in self.known]
+        counts = list(self.card_counts)
         held = known[self.seat][suit]
-        value = 0.0
-        saved = self.card_counts
-        for deck, m in self._decks_of(suit):
-            before = self._position(deck, held, known)
-            self.card_counts = after_counts
-            gained = self._position(deck, held + 1, after)
-            self.card_counts = saved
-            value += m * (10.0 + gained - before)
-        self._buy[key] = value
-        return value
+        decks = self._decks_of(suit)
+        before = [self._position(deck, held, known, counts) for deck, _ in decks]
+        best = -math.inf
+        for k in range(1, self.lookahead + 1):
+            source = seller
+            if source < 0 or k > 1:
+                source = max(self.others, key=lambda p: counts[p] - sum(known[p]))
+            if counts[source] <= 0:
+                break
+            known[source][suit] = max(0, known[source][suit] - 1)
+            counts[source] -= 1
+            value = 0.0
+            for (deck, m), start in zip(decks, before, strict=True):
+                gained = self._position(deck, held + k, known, counts)
+                value += m * (10.0 + (gained - start) / k)
+            best = max(best, value)
+        best = max(best, 0.0)
+        self._buy[key] = best
+        return best
 
     def sell_value(self, suit: int, buyer: int) -> float:
         """The expected worth lost by selling one card of ``suit`` to ``buyer`` (-1: the
@@ -308,9 +332,13 @@ class OursAgent:
             return action
         seat = self.seat
         my_bids, my_asks = obs.bids[seat], obs.asks[seat]
-        wanted_bids = [math.floor(v - self.quote_edge) for v in self.buy_values]
+        edge = self.quote_edge
+        if edge == math.inf:
+            return NO_OP
+        wanted_bids = [math.floor(v - edge) for v in self.buy_values]
         wanted_asks = [
-            math.ceil(v + self.quote_edge) if hand[s] else 0 for s, v in enumerate(self.sell_values)
+            math.ceil(v + edge) if hand[s] and v + edge < MAX_PRICE + 1 else 0
+            for s, v in enumerate(self.sell_values)
         ]
         for suit in range(N_SUITS):
             if my_bids[suit] and my_bids[suit] > max(wanted_bids[suit], 0):
