@@ -21,10 +21,10 @@ more than ``h`` (:func:`bonus_share`, a small dynamic programme, memoised).
 **Values of a card.** Buying a card of suit ``s`` from seat ``k`` is worth the expected
 change of that value over the decks whose goal is ``s`` (the card leaves ``k``'s known or
 unseen cards), averaged over the next ``lookahead`` (3) cards when that is more (the
-bonus is won by several cards together); selling one to ``k`` costs the change when ``k`` gains a known card. For a
-quote, whose counterpart is not known yet, it takes the seat that makes the trade worst for
-it (the seat with the most unseen cards for a purchase; the seat with the most known goal
-cards for a sale, at the decks' weights).
+bonus is won by several cards together); selling one to ``k`` costs the change when
+``k`` gains a known card. For a quote, whose counterpart is not known yet, it takes the
+seat that makes the trade worst for it (the seat with the most unseen cards for a
+purchase; the seat to which a sale costs most).
 
 **Each tick** it does the first of: take the external best ask (or bid) with the largest
 surplus, if the surplus over its value is at least ``take_edge`` (1 chip); cancel a quote of
