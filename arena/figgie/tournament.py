@@ -237,12 +237,18 @@ def _read_done(out: Path, config: FiggieTournament) -> dict[int, dict[str, Any]]
     done: dict[int, dict[str, Any]] = {}
     games_path = out / "games.jsonl"
     if games_path.exists():
-        for line in games_path.read_text(encoding="utf-8").splitlines():
+        text = games_path.read_text(encoding="utf-8")
+        kept = []
+        for line in text.splitlines():
             try:
                 record = json.loads(line)
             except json.JSONDecodeError:
-                continue  # a line cut short by an interruption: played again
+                continue  # a line cut short by an interruption: that game is played again
             done[int(record["game"])] = record
+            kept.append(line)
+        clean = "".join(line + "\n" for line in kept)
+        if clean != text:  # drop the torn line, so that what is appended starts a line
+            games_path.write_text(clean, encoding="utf-8")
     return done
 
 
