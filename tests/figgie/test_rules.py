@@ -264,3 +264,41 @@ def test_the_market_refuses_an_order_kind_it_does_not_know():
     market = Market([[10, 0, 0, 0]] * 4, [300] * 4, 30)
     with pytest.raises(ValueError, match="unknown order kind"):
         market.refusal(0, 9, 0)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+order_like = st.fixed_dictionaries(
+    {"type": st.sampled_from(["bid", "ask", "lift", "hit", "cancel_bid", "sell"])},
+    optional={"suit": json_values | st.sampled_from(SUITS), "price": json_values},
+)
+
+
+@given(json_values | order_like)
+def test_any_json_is_read_as_an_order_or_refused_as_malformed(data):
+    message = None
+    try:
+        move = GAME.parse_move(data)
+    except MalformedMove as exc:
+        message = exc.message
+    if message is not None:
+        assert message.strip()
+    else:
+        assert GAME.parse_move(GAME.move_to_json(move)) == move
+
+
+@given(st.integers(0, 3), st.sampled_from([BID, ASK]), st.integers(-5, 200))
+def test_a_price_is_accepted_exactly_when_it_is_within_the_range(seat, kind, price):
+    state = new_game(master=seat)
+    suit = state.market.hands[seat].index(max(state.market.hands[seat]))
+    try:
+        state.apply(seat, Order(kind, suit, price))
+    except PriceOutOfRange:
+        assert not 1 <= price <= 99
+    else:
+        assert 1 <= price <= 99

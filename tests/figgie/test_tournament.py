@@ -78,6 +78,7 @@ def test_two_processes_play_the_same_games_as_one():
     assert run(config, jobs=2).records == run(config).records
 
 
+@pytest.mark.slow
 def test_the_cli_plays_a_tournament_and_referees_a_game(cli: typer.Typer, tmp_path: Path):
     out = tmp_path / "figures.json"
     result = runner.invoke(
