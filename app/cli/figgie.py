@@ -80,6 +80,9 @@ def tournament(
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures to this JSON file.")
     ] = None,
+    markdown: Annotated[
+        Path | None, typer.Option(help="Also write the table, in Markdown, to this file.")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play GAMES Figgie games between AGENTs on the simulator: mean profit and win rate
@@ -88,7 +91,7 @@ def tournament(
     from rich.progress import Progress  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
 
-    from arena.figgie.tournament import FiggieTournament, run  # noqa: PLC0415
+    from arena.figgie.tournament import FiggieTournament, markdown_table, run  # noqa: PLC0415
 
     _check_agents(agents)
     players = players if players is not None else len(agents)
@@ -130,6 +133,8 @@ def tournament(
     )
     if json_path is not None:
         json_path.write_text(json.dumps(result.to_dict(), indent=1) + "\n", encoding="utf-8")
+    if markdown is not None:
+        markdown.write_text(markdown_table(result), encoding="utf-8")
 
 
 def register(referees: typer.Typer, tournaments: typer.Typer) -> None:

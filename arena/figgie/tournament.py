@@ -222,6 +222,27 @@ class FiggieResult:
         }
 
 
+def markdown_table(result: FiggieResult) -> str:
+    """The figures as a Markdown table (one row per entry)."""
+    config = result.config
+    lines = [
+        f"{config.games} games, {config.players} players, seats {config.seating}, "
+        f"seed {config.seed}",
+        "",
+        "| entry | seats | mean profit | 95 % interval | win rate | 95 % interval |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for entry in result.entries:
+        low, high = entry.profit_interval
+        win_low, win_high = entry.win_interval
+        lines.append(
+            f"| {entry.entry} | {entry.seats} | {entry.mean_profit:+.1f} | "
+            f"{low:+.1f} .. {high:+.1f} | {entry.win_rate:.1%} | "
+            f"{win_low:.1%} .. {win_high:.1%} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def _read_done(out: Path, config: FiggieTournament) -> dict[int, dict[str, Any]]:
     config_path = out / "config.json"
     wanted = config.to_dict()

@@ -97,12 +97,15 @@ def test_the_cli_plays_a_tournament_and_referees_a_game(cli: typer.Typer, tmp_pa
             "-q",
             "--json",
             str(out),
+            "--markdown",
+            str(tmp_path / "t.md"),
         ],
     )
     assert result.exit_code == 0, result.output
     figures = json.loads(out.read_text())
     assert [e["entry"] for e in figures["entries"]] == ["ours", "random#1", "random#2", "random#3"]
     assert "tie for the most chips counts as a win" in result.output
+    assert "| ours | 3 |" in (tmp_path / "t.md").read_text()
     result = runner.invoke(
         cli, ["referee", "figgie", "ours", "bayesian", "fairvalue", "marketmaker", "--seed", "2"]
     )
