@@ -26,6 +26,10 @@ a bid's price is rounded down, an ask's up (never past the stated edge), then cl
   ``max(1, floor(v - 3))`` or an ask of ``min(30, ceil(v + 3))``; it skips an ask on a
   suit it does not hold and a quote that would cross the book; NO_OP when nothing is left.
 - **Bayesian** (DiSilvio's fundamentalist, r = 2): see :class:`BayesianAgent`.
+
+Ours is :class:`engine.figgie.ours.OursAgent` (``ours``); ``ours_quoting`` is the same
+agent also quoting at 4 chips either side of its values, kept to measure quoting against
+taking alone.
 """
 
 from __future__ import annotations
@@ -301,6 +305,12 @@ def _ours() -> Agent:
     return OursAgent()
 
 
+def _ours_quoting() -> Agent:
+    from engine.figgie.ours import OursAgent  # noqa: PLC0415
+
+    return OursAgent(quote_edge=4.0)
+
+
 AGENTS: Final[dict[str, Callable[[], Agent]]] = {
     "random": RandomAgent,
     "fairvalue": FairValueAgent,
@@ -308,6 +318,7 @@ AGENTS: Final[dict[str, Callable[[], Agent]]] = {
     "marketmaker": MarketMakerAgent,
     "bayesian": BayesianAgent,
     "ours": _ours,
+    "ours_quoting": _ours_quoting,
 }
 """The built-in agents by name; each call makes a fresh agent."""
 

@@ -33,8 +33,8 @@ or an ask ``ceil(sell value + quote_edge)`` on the suit where its quote is missi
 stale, the most valuable suit first; else NO_OP.
 
 By default ``quote_edge`` is None: it does not quote, it only takes. Against the
-baselines, quoting at every edge tried (1.5 to 12 chips) earned less than taking alone
-(docs/figgie_strength.md has the figures): a quote of ours is taken only by a seat that
+baselines quoting earned less than taking alone (``ours_quoting`` quotes at 4 chips;
+docs/figgie_strength.md has the figures): a quote of ours is taken only by a seat that
 values the card more (or less) than we do, and the baselines' values, drawn from their
 own hands, carry information ours lacks.
 """
