@@ -46,6 +46,7 @@ import random
 from collections.abc import Sequence
 from functools import lru_cache
 from math import comb
+from operator import mul
 
 from engine.figgie.decks import BONUS, DECKS, GOAL, GOAL_CARDS, N_DECKS, N_SUITS, deck_weights
 from engine.figgie.market import ASK, BID, CANCEL_ASK, CANCEL_BID, HIT, LIFT
@@ -96,6 +97,14 @@ def quote_score(
         elif not v - 1.0 <= price <= v + 5.0:
             score *= off
     return score
+
+
+@lru_cache(maxsize=4096)
+def _factors(size: int, off: float, suit: int, side: int, price: int) -> tuple[float, ...]:
+    """:func:`quote_score` of one quote, for every starting hand of ``size`` cards."""
+    hands, values = hands_of(size)
+    quote = {(suit, side): price}
+    return tuple(quote_score(quote, h, v) for h, v in zip(hands, values, strict=True))
 
 
 @lru_cache(maxsize=200_000)
@@ -156,10 +165,11 @@ class OursAgent:
         size = sum(hand)
         hands, self.hand_values = hands_of(size)
         self.hands = hands
-        self.priors: list[list[tuple[int, float]]] = []
+        self.priors: list[tuple[list[int], list[float]]] = []
         for deck in range(N_DECKS):
             pool = [DECKS[deck][s] - hand[s] for s in range(N_SUITS)]
-            rows: list[tuple[int, float]] = []
+            indices: list[int] = []
+            probs: list[float] = []
             if min(pool) >= 0:
                 total = comb(sum(pool), size)
                 for index, other in enumerate(hands):
@@ -170,8 +180,9 @@ class OursAgent:
                         * comb(pool[3], other[3])
                     )
                     if w:
-                        rows.append((index, w / total))
-            self.priors.append(rows)
+                        indices.append(index)
+                        probs.append(w / total)
+            self.priors.append((indices, probs))
 
     def _watch_quotes(self, obs: Observation) -> bool:
         """Note the other seats' quotes; True when one of them changed."""
@@ -188,12 +199,18 @@ class OursAgent:
         return changed
 
     def _likelihoods(self) -> None:
-        hands, values = self.hands, self.hand_values
+        """Each changed seat's likelihood of each deck: the sum over its possible starting
+        hands of their chance under the deck times :func:`quote_score` (computed quote by
+        quote, as vectors over the hands: the same products, in the same order)."""
+        size = sum(self.hands[0])
+        ones = [1.0] * len(self.hands)
         for seat in self._dirty:
-            quotes = self.quotes[seat]
-            scores = [quote_score(quotes, h, v) for h, v in zip(hands, values, strict=True)]
+            scores = ones
+            for (suit, side), price in self.quotes[seat].items():
+                scores = list(map(mul, scores, _factors(size, OFF_MODEL, suit, side, price)))
+            pick = scores.__getitem__
             self.likelihood[seat] = [
-                sum(p * scores[index] for index, p in rows) for rows in self.priors
+                sum(map(mul, probs, map(pick, indices))) for indices, probs in self.priors
             ]
         self._dirty.clear()
 
