@@ -302,3 +302,24 @@ def test_a_price_is_accepted_exactly_when_it_is_within_the_range(seat, kind, pri
         assert not 1 <= price <= 99
     else:
         assert 1 <= price <= 99
+
+
+def test_every_legal_move_is_accepted_and_every_other_order_refused():
+    state = new_game(master=5)
+    seller = holder_of(state, 3)
+    state.apply(seller, Order.ask(3, 12))
+    state.apply((seller + 1) % 4, Order.bid(3, 4))
+    seat = (seller + 2) % 4
+    legal = set(state.legal_moves(seat))
+    candidates = [Order(k, s) for k in (CANCEL_BID, CANCEL_ASK, LIFT, HIT) for s in range(4)]
+    prices = (1, 3, 4, 5, 11, 12, 13, 30, 99)
+    candidates += [Order(k, s, p) for k in (BID, ASK) for s in range(4) for p in prices]
+    for move in candidates:
+        copy = GAME.restore(state.to_dict())
+        try:
+            copy.apply(seat, move)
+        except MoveRefused:
+            assert move not in legal
+        else:
+            assert move in legal
+    assert Order(LIFT, 3) in legal and Order.bid(3, 12) not in legal
