@@ -1,0 +1,1 @@
+"""Figgie tournaments and the research environment, on the engine's simulator."""
