@@ -23,7 +23,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from app.config import metrics
 from app.ladder import bots
 from app.ladder import rating as model
 from app.ladder.errors import (
@@ -50,6 +49,7 @@ from app.ladder.store import (
     Table,
     Waiting,
 )
+from app.observability import metrics
 from app.service import GameService, parse
 from app.service.errors import (
     CredentialsMissing,
@@ -479,6 +479,11 @@ class Ladder:
             return None
         metrics.seconds(metrics.LADDER_LONGEST_WAIT, max(waits))
         return max(waits)
+
+    def reserve_look(self, now: float, at: float) -> bool:
+        """Claim the matcher's next look at ``at`` unless one is pending (due after ``now``):
+        True if the caller should ask for it (the AWS clock's delayed message)."""
+        return self.store.reserve_look(now, at)
 
     def tick(self) -> None:
         """What the clock does: settle what finished, then match."""

@@ -12,7 +12,7 @@ import pytest
 from app.api.main import create_app
 from app.config.settings import Settings
 from app.ladder.service import Ladder
-from app.ladder.sqlite import LadderSqlite
+from app.ladder.sqlite.store import LadderSqlite
 from app.ladder.store import LadderStore
 from app.service import GameService
 from engine.dealing import seed_sequence

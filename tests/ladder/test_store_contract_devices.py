@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from app.ladder.sqlite import LadderSqlite
+from app.ladder.sqlite.store import LadderSqlite
 from app.ladder.store import (
     DELETED_HANDLE,
     Account,
