@@ -48,6 +48,19 @@ def ladder_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Lad
     yield LadderMemory()
 
 
+@pytest.fixture(params=["sqlite", "dynamo", "memory"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LadderStore]:
+    if request.param == "sqlite":
+        sqlite = LadderSqlite(tmp_path / "ladder.db")
+        yield sqlite
+        sqlite.close()
+    elif request.param == "dynamo":
+        with moto_ladder(board_shards=3) as dynamo:
+            yield dynamo
+    else:
+        yield LadderMemory()
+
+
 @pytest.fixture
 def ladder(ladder_store: LadderStore, games: GameService, fake: FakeClock) -> Ladder:
     ladder = Ladder(ladder_store, games, clock=fake)
