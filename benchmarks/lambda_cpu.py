@@ -193,7 +193,7 @@ def _measure(games: int, seed: int) -> dict[str, Any]:
     harness.install(fake)
     floor = harness.floor_handler(fake)
     rng = random.Random(seed)
-    from app.config import aws  # noqa: F401 (installed above)
+    from app.cloud import clients as aws  # noqa: F401 (installed above)
     from app.entrypoints import http
 
     # warm up: build every runtime once (the cold part is benchmarks/cold_start.py's)

@@ -221,9 +221,9 @@ class FakeAws:
 
 
 def install(fake: FakeAws) -> None:
-    """Every AWS client the app makes from now on (app/config/aws.py) is answered by
+    """Every AWS client the app makes from now on (app/cloud/clients.py) is answered by
     ``fake``."""
-    from app.config import aws
+    from app.cloud import clients as aws
 
     made = aws.client
 
@@ -275,7 +275,7 @@ def floor_handler(fake: FakeAws) -> Callable[[dict[str, Any], Any], dict[str, An
     from fastapi import FastAPI
     from mangum import Mangum
 
-    from app.config import aws
+    from app.cloud import clients as aws
 
     client = aws.client("dynamodb", region_name="eu-west-1")
     fake.attach(client)

@@ -78,7 +78,7 @@ class LadderProvider:
         ladder = Ladder(store, games, clock=lambda: games.now)
         if settings.store == "dynamodb" and settings.clock_queue_url:
             from app.clock.ladder import LadderClock  # noqa: PLC0415
-            from app.config import aws  # noqa: PLC0415
+            from app.cloud import clients as aws  # noqa: PLC0415
 
             sqs = aws.client("sqs", region_name=settings.aws_region, max_pool_connections=4)
             ladder.on_join = LadderClock(ladder, sqs, settings.clock_queue_url).joined

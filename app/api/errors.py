@@ -15,8 +15,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 from starlette.types import Scope
 
-from app.config import metrics
 from app.ladder import errors as ladder
+from app.observability import metrics
 from app.service import errors as service
 from engine import errors as rules
 
@@ -61,7 +61,7 @@ def status_of(error: rules.BlefError) -> int:
 
 
 def error_response(status: int, message: str, code: str) -> JSONResponse:
-    metrics.refusal(code)  # counted on Lambda only (app/config/metrics.py)
+    metrics.refusal(code)  # counted on Lambda only (app/observability/metrics.py)
     return JSONResponse({"error": message, "code": code}, status_code=status)
 
 

@@ -27,12 +27,13 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any
 
-from app.clock.ladder import SETTLE, LadderMessage, finished_of_record
-from app.store.dynamo.stream import is_state
+from app.clock.ladder import SETTLE, LadderMessage
+from app.clock.queue import Message, Sqs, send
+from app.store.dynamo.stream import due_version, finished_game
 
 if TYPE_CHECKING:
     from app.clock.ladder import LadderClock
@@ -40,27 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("blef.clock")
 
-MAX_DELAY_SECONDS: Final = 900
-"""SQS's longest message delay (15 minutes); a later due time is reached by re-sending."""
-BATCH: Final = 10
-"""SendMessageBatch takes at most 10 messages."""
-
 Event = Mapping[str, Any]
-
-
-class Message(Protocol):
-    """What :func:`send` sends: a body, delayed until ``due_at``."""
-
-    @property
-    def due_at(self) -> float: ...
-
-    def body(self) -> str: ...
-
-
-class Sqs(Protocol):
-    """The part of the SQS client the clock uses."""
-
-    def send_message_batch(self, *, QueueUrl: str, Entries: list[dict[str, Any]]) -> Any: ...  # noqa: N803
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,75 +75,11 @@ class Due:
         return cls(game_uuid, version, float(due_at))
 
 
-def delay_seconds(due_at: float, now: float) -> int:
-    """Whole seconds SQS should hold a message due at ``due_at``: rounded up (a message never
-    arrives before it is due, unless SQS delivers it early), within SQS's 0..900."""
-    wait = due_at - now
-    if math.isnan(wait) or wait <= 0:
-        return 0
-    if wait >= MAX_DELAY_SECONDS:
-        return MAX_DELAY_SECONDS
-    return math.ceil(wait)
-
-
 def due_of_record(record: Mapping[str, Any]) -> Due | None:
-    """The clock message a stream record asks for: a live game item inserted or modified
-    whose new image has ``due_at``; None for any other record (the event source's filter
-    should never send those, but a record is checked rather than trusted)."""
-    if record.get("eventName") not in ("INSERT", "MODIFY"):
-        return None
-    image = (record.get("dynamodb") or {}).get("NewImage") or {}
-    if not is_state(image):
-        return None
-    try:
-        return Due(
-            game_uuid=str(image["game_uuid"]["S"]),
-            version=int(image["version"]["N"]),
-            due_at=float(image["due_at"]["N"]),
-        )
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class Sent:
-    """What one batch of sends did: how many went, and the ids of the entries that failed."""
-
-    sent: int
-    failed: tuple[str, ...]
-
-
-def send(sqs: Sqs, queue_url: str, messages: Iterable[tuple[str, Message]], now: float) -> Sent:
-    """Send each ``(id, due)`` with its delay, 10 per SendMessageBatch call; an entry SQS
-    refuses, or every entry of a call that raised, is reported failed (by its id)."""
-    pending = list(messages)
-    sent = 0
-    failed: list[str] = []
-    for start in range(0, len(pending), BATCH):
-        chunk = pending[start : start + BATCH]
-        entries = [
-            {
-                "Id": str(index),
-                "MessageBody": due.body(),
-                "DelaySeconds": delay_seconds(due.due_at, now),
-            }
-            for index, (_, due) in enumerate(chunk)
-        ]
-        try:
-            reply = sqs.send_message_batch(QueueUrl=queue_url, Entries=entries)
-        except Exception:
-            log.exception("clock_send_failed", extra={"messages": len(chunk)})
-            failed.extend(ident for ident, _ in chunk)
-            continue
-        refused = {entry["Id"] for entry in reply.get("Failed") or []}
-        for index, (ident, _) in enumerate(chunk):
-            if str(index) in refused:
-                failed.append(ident)
-            else:
-                sent += 1
-        if refused:
-            log.warning("clock_send_refused", extra={"messages": len(refused)})
-    return Sent(sent, tuple(failed))
+    """The clock message a stream record asks for (a live game item inserted or modified
+    whose new image has ``due_at``, app/store/dynamo/stream.py); None for any other."""
+    due = due_version(record)
+    return None if due is None else Due(due.game_uuid, due.version, due.due_at)
 
 
 class Scheduler:
@@ -188,7 +105,7 @@ class Scheduler:
             due = due_of_record(record)
             if due is not None:
                 messages.append((ident, due))
-            finished = finished_of_record(record) if self._ladder else None
+            finished = finished_game(record) if self._ladder else None
             if finished is not None:
                 messages.append((ident, LadderMessage(SETTLE, now, finished)))
         result = send(self._sqs, self._queue_url, messages, self._now())

@@ -5,9 +5,10 @@ queue (app/clock/aws.py) instead of ``blef serve``'s thread.
 
     POST /ladder/queue (HTTP function) ── join, then match at once (conditional claims)
         └─> anyone still waiting: one {"ladder": "match", "due_at": ...} message, delayed
-            LOOK_SECONDS, unless one is pending already (the store's lease,
-            LadderDynamo.reserve_look; the look that message makes hands it on)
-    games table stream ── a game whose status becomes Finished
+            LOOK_SECONDS, unless one is pending already (the ladder's lease,
+            Ladder.reserve_look; the look that message makes hands it on)
+    games table stream ── a game whose status becomes Finished (read by
+        app/store/dynamo/stream.py's finished_game)
         └─> Scheduler: one {"ladder": "settle", "game_uuid": ...} message, no delay
     clock queue ──> Fire function: ``match``: match, and look again later while anyone
         waits; ``settle``: settle that game's table if it is a rated one (once: the
@@ -26,15 +27,14 @@ from __future__ import annotations
 import json
 import logging
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from app.config import metrics
-from app.store.dynamo.stream import is_state
+from app.observability import metrics
 
 if TYPE_CHECKING:
-    from app.clock.aws import Sqs
+    from app.clock.queue import Sqs
     from app.ladder.service import Ladder
 
 log = logging.getLogger("blef.clock")
@@ -76,38 +76,13 @@ class LadderMessage:
         raise ValueError("not a ladder message")
 
 
-def finished_of_record(record: Mapping[str, Any]) -> str | None:
-    """The game a stream record shows finishing (a live item whose status becomes
-    ``Finished``), or None."""
-    if record.get("eventName") not in ("INSERT", "MODIFY"):
-        return None
-    change = record.get("dynamodb") or {}
-    new, old = change.get("NewImage") or {}, change.get("OldImage") or {}
-    if not is_state(new):
-        return None
-    if new.get("status", {}).get("S") != "Finished":
-        return None
-    if old.get("status", {}).get("S") == "Finished":
-        return None  # finished before this change (a rename, a reaction): told already
-    game = new.get("game_uuid", {}).get("S")
-    return str(game) if game else None
-
-
 class LadderClock:
     """What the AWS functions do for the ladder (see the module docstring)."""
 
-    def __init__(
-        self,
-        ladder: Ladder,
-        sqs: Sqs,
-        queue_url: str,
-        *,
-        reserve: Callable[[float, float], bool] | None = None,
-    ) -> None:
+    def __init__(self, ladder: Ladder, sqs: Sqs, queue_url: str) -> None:
         self.ladder = ladder
         self._sqs = sqs
         self._queue_url = queue_url
-        self._reserve = reserve or getattr(ladder.store, "reserve_look", None)
 
     def joined(self) -> None:
         """After a join (the HTTP function): match now; a later look while anyone waits."""
@@ -122,7 +97,7 @@ class LadderClock:
             return False
         now = self.ladder.now
         settled = max(now, looking) if looking is not None else now
-        if self._reserve is not None and not self._reserve(settled, now + LOOK_SECONDS):
+        if not self.ladder.reserve_look(settled, now + LOOK_SECONDS):
             return False  # a look is pending already
         self._sqs.send_message_batch(
             QueueUrl=self._queue_url,

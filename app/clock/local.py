@@ -81,7 +81,7 @@ class LocalClock:
     def rebuild(self) -> int:
         """Put every game the store says is pending on the agenda; returns how many."""
         now = self.service.now
-        pending = self.service.store.list_due(now + FAR_FUTURE_SECONDS, REBUILD_LIMIT)
+        pending = self.service.pending(now + FAR_FUTURE_SECONDS, REBUILD_LIMIT)
         for due in pending:
             self.schedule(due.game_uuid, due.version, due.due_at)
         return len(pending)
@@ -125,7 +125,7 @@ class LocalClock:
 
     def purge(self) -> int:
         """Delete expired games now; returns how many went."""
-        gone = self.service.store.purge_expired(self.service.now)
+        gone = self.service.purge_expired()
         if gone:
             log.info("purged_expired_games", extra={"games": gone})
         return gone

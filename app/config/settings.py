@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     table_name: str = "blef-games"
     """The DynamoDB table (``store=dynamodb``)."""
     ladder_table_name: str = "blef-ladder"
-    """The ladder's DynamoDB table (``store=dynamodb``; app/ladder/dynamo.py)."""
+    """The ladder's DynamoDB table (``store=dynamodb``; app/ladder/dynamo/)."""
     dynamodb_endpoint: str | None = None
     """A DynamoDB endpoint URL to use instead of AWS's (e.g. a local emulator)."""
     aws_region: str | None = None

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from app.config import aws
+from app.cloud import clients as aws
 from app.entrypoints.metrics import invocation
 from app.entrypoints.runtime import Lazy, environment_settings, lambda_ladder, lambda_service
 
 if TYPE_CHECKING:
-    from app.clock.aws import Sqs
+    from app.clock.queue import Sqs
     from app.config.settings import Settings
     from app.ladder.service import Ladder
     from app.service import GameService

@@ -1,4 +1,4 @@
-"""What each saved change counts for the business metrics (app/config/metrics.py), read from
+"""What each saved change counts for the business metrics (app/observability/metrics.py), read from
 the engine's facts of the game before and after it: a listener of the service
 (``GameService.subscribe``) that the Lambda functions install, and :func:`invocation`,
 what every Lambda handler runs in (the metrics flushed at its end, and X-Ray tracing when
@@ -27,7 +27,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Final
 
-from app.config import metrics
+from app.observability import metrics
 
 if TYPE_CHECKING:
     from app.service.writes import Change

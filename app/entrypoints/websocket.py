@@ -29,7 +29,7 @@ import logging
 import math
 from typing import TYPE_CHECKING, Any
 
-from app.config import aws
+from app.cloud import clients as aws
 from app.entrypoints.metrics import invocation
 from app.entrypoints.runtime import Lazy, environment_settings, lambda_service
 from app.watch.messages import credentials

@@ -13,12 +13,12 @@ if TYPE_CHECKING:
 
 def ladder_store(settings: Settings) -> LadderStore | None:
     if settings.store == "sqlite":
-        from app.ladder.sqlite import LadderSqlite  # noqa: PLC0415
+        from app.ladder.sqlite.store import LadderSqlite  # noqa: PLC0415
 
         return LadderSqlite(settings.db_path)
     if not settings.ladder_table_name:
         return None
-    from app.ladder.dynamo import LadderDynamo  # noqa: PLC0415 (boto3 only when needed)
+    from app.ladder.dynamo.store import LadderDynamo  # noqa: PLC0415 (boto3 only when needed)
 
     store = LadderDynamo(
         settings.ladder_table_name,

@@ -18,6 +18,11 @@ SIGMA: Final = 25.0 / 3
 PROVISIONAL_GAMES: Final = 10
 
 
+def ordinal(mu: float, sigma: float) -> float:
+    """The rating the boards sort by: mu - 3 sigma (OpenSkill's ordinal)."""
+    return mu - 3 * sigma
+
+
 def initial(account_id: str, pool: str) -> Rating:
     return Rating(account_id, pool, MU, SIGMA, 0)
 

@@ -9,8 +9,8 @@ settlements) cannot both win:
   join, so a claim made from an older read of the queue fails;
 - ``seated`` (``table_id``): at a table the matcher formed, until its result is settled.
 
-SQLite does each change in one transaction (app/ladder/sqlite.py); DynamoDB does it in one
-``TransactWriteItems`` with a condition on each account item (app/ladder/dynamo.py,
+SQLite does each change in one transaction (app/ladder/sqlite/); DynamoDB does it in one
+``TransactWriteItems`` with a condition on each account item (app/ladder/dynamo/,
 docs/ladder-dynamodb.md).
 """
 
@@ -153,10 +153,15 @@ class Result:
     changes: tuple[Change, ...] = field(default_factory=tuple)
 
 
-class LadderStore(Protocol):
-    """Where the ladder lives (see the module docstring). Implementations: LadderSqlite,
-    LadderDynamo and the in-memory fake of the tests (tests/support/ladder_memory.py), held
-    to one contract (tests/ladder/test_store_contract.py)."""
+# ---------------------------------------------------------------------- the store, by section
+# One protocol per section; each store (LadderSqlite in app/ladder/sqlite/, LadderDynamo in
+# app/ladder/dynamo/, the in-memory fake of tests/support/ladder_memory.py) implements every
+# section, held to the section's contract suite (tests/ladder/test_store_<section>.py).
+
+
+class AccountStore(Protocol):
+    """Accounts and keys: an account, its handle and its secrets (one per device), the
+    allowances shared by every process, deletion."""
 
     def create_account(self, account: Account) -> None:
         """Store a new account; :class:`LadderConflict` if its handle key is taken."""
@@ -166,66 +171,6 @@ class LadderStore(Protocol):
     def account_by_handle(self, handle_key: str) -> Account | None: ...
 
     def account(self, account_id: str) -> Account | None: ...
-
-    def enqueue(self, account_id: str, pool: str, ticket: str, at: float, mu: float) -> None:
-        """idle -> queued; :class:`LadderConflict` if the account is not idle."""
-
-    def dequeue(self, account_id: str) -> bool:
-        """queued -> idle; False if the account was not queued."""
-
-    def waiting(self, pool: str) -> list[Waiting]:
-        """The pool's queue, longest waiting first."""
-
-    def claim(self, table: Table, tickets: dict[str, str]) -> None:
-        """Every account of ``tickets`` queued with that ticket -> seated at ``table`` (stored
-        ``forming``), all or nothing; :class:`LadderConflict` if any has left or moved."""
-
-    def release(self, table: Table) -> None:
-        """A table whose game could not be made: its accounts go back to the queue as they
-        were (same ticket, same time), the table goes."""
-
-    def seat(self, table: Table) -> None:
-        """forming -> playing, with the game and the seats' player UUIDs."""
-
-    def table(self, table_id: str) -> Table | None: ...
-
-    def table_of_game(self, game_uuid: str) -> Table | None:
-        """The table whose game is ``game_uuid`` (None: not a rated game). How a clock that
-        hears of a finished game (the AWS clock: from the games table's stream) finds what
-        to settle."""
-
-    def open_tables(self) -> list[Table]:
-        """Tables not settled (forming or playing)."""
-
-    def settle(self, result: Result) -> None:
-        """playing -> settled, the ratings written (each conditional on the games count it
-        was computed from), the result and the history kept, the accounts idle again: one
-        atomic change. :class:`LadderConflict` if the table was settled already (nothing
-        written)."""
-
-    def result(self, table_id: str) -> Result | None: ...
-
-    def rating(self, account_id: str, pool: str) -> Rating | None: ...
-
-    def ratings(self, account_id: str) -> list[Rating]: ...
-
-    def leaderboard(self, pool: str, limit: int) -> list[tuple[Account, Rating]]:
-        """The pool's top ``limit`` by ordinal (mu - 3 sigma), best first (ties: handle)."""
-
-    def rank(self, account_id: str, pool: str) -> int | None:
-        """1 + how many rate strictly higher in the pool; None without a rating."""
-
-    def history(self, account_id: str, limit: int) -> list[Result]:
-        """The account's recent settled games, newest first."""
-
-    def results(self, pool: str) -> list[Result]:
-        """Every settled result of the pool, in the order they were settled."""
-
-    def close(self) -> None: ...
-
-    # ------------------------------------------------------------------ devices, passkeys,
-    # deletion and board pages (added after the first release of this protocol; every store
-    # implements them: LadderSqlite, LadderDynamo, tests/support/ladder_memory.py)
 
     def add_secret(self, account_id: str, secret_hash: str, at: float) -> None:
         """One more secret (another device's) that opens the account; an account has the one
@@ -239,6 +184,28 @@ class LadderStore(Protocol):
 
     def secret_count(self, account_id: str) -> int:
         """How many secrets open the account now."""
+
+    def delete_account(self, account_id: str) -> None:
+        """Delete an idle account, in one atomic change: the account (its handle free again),
+        its secrets, passkeys, ratings (off every board) and its own history index; in the
+        results it shared with others its handle becomes :data:`DELETED_HANDLE` (the places
+        and rating changes stay). :class:`LadderConflict` if it is not idle (queued or
+        seated) or does not exist: nothing is changed."""
+
+    def take_allowance(
+        self, key: str, window: int, limit: int, *, now: float, expires_at: float
+    ) -> bool:
+        """Count one more use of ``key`` in ``window`` (a number naming a span of time) and
+        True, unless it has had ``limit`` uses there already: then False, nothing counted.
+        Atomic: racing takers never count past ``limit``. The count may be forgotten after
+        ``expires_at``; counts forgotten by ``now`` may go."""
+
+    def close(self) -> None: ...
+
+
+class PasskeyStore(Protocol):
+    """Passkeys: the WebAuthn challenges the service issued, and the passkeys that open an
+    account."""
 
     def put_challenge(self, challenge: Challenge) -> None:
         """Keep an issued challenge (its value is 64 random bytes: never reused)."""
@@ -267,31 +234,91 @@ class LadderStore(Protocol):
         if not, or if the passkey is gone): two racing sign-ins with one counter value cannot
         both pass."""
 
-    def delete_account(self, account_id: str) -> None:
-        """Delete an idle account, in one atomic change: the account (its handle free again),
-        its secrets, passkeys, ratings (off every board) and its own history index; in the
-        results it shared with others its handle becomes :data:`DELETED_HANDLE` (the places
-        and rating changes stay). :class:`LadderConflict` if it is not idle (queued or
-        seated) or does not exist: nothing is changed."""
 
-    def leaderboard_page(self, pool: str, offset: int, limit: int) -> list[tuple[Account, Rating]]:
-        """The pool's board from row ``offset`` (0 the best), ``limit`` rows, in the order of
-        :meth:`leaderboard` (ordinal descending, then handle key): a stable order, so that
-        consecutive pages neither repeat nor skip a row while the board does not change."""
+class QueueStore(Protocol):
+    """The queue and placing: each pool's queue, the tables the matcher claims, seats and
+    releases, and the lease on the matcher's next look."""
 
-    # ------------------------------------------------------------------------------------
-    # Bots, events and computer levels (added with bot accounts; app/ladder/service.py's
-    # "bots" sections). Changed above: Account has ``bot``, ``agent`` and ``fill_at``;
-    # Waiting has ``fill_at`` and ``bot``; Seat has ``ai_nickname``; ``create_account``
-    # stores ``bot`` and ``agent``; ``history`` holds every settled game the account sat
-    # at, rated for it or not (``settle`` writes a history line for every seat of the
-    # stored table, not only for the rated ones).
+    def enqueue(self, account_id: str, pool: str, ticket: str, at: float, mu: float) -> None:
+        """idle -> queued; :class:`LadderConflict` if the account is not idle."""
 
     def enqueue_filled(
         self, account_id: str, pool: str, ticket: str, at: float, mu: float, fill_at: float
     ) -> None:
         """:meth:`enqueue`, allowing computer levels to fill the table from ``fill_at``
         (``Account.fill_at``, ``Waiting.fill_at``). :class:`LadderConflict` if not idle."""
+
+    def dequeue(self, account_id: str) -> bool:
+        """queued -> idle; False if the account was not queued."""
+
+    def waiting(self, pool: str) -> list[Waiting]:
+        """The pool's queue, longest waiting first."""
+
+    def claim(self, table: Table, tickets: dict[str, str]) -> None:
+        """Every account of ``tickets`` queued with that ticket -> seated at ``table`` (stored
+        ``forming``), all or nothing; :class:`LadderConflict` if any has left or moved."""
+
+    def release(self, table: Table) -> None:
+        """A table whose game could not be made: its accounts go back to the queue as they
+        were (same ticket, same time), the table goes."""
+
+    def seat(self, table: Table) -> None:
+        """forming -> playing, with the game and the seats' player UUIDs."""
+
+    def table(self, table_id: str) -> Table | None: ...
+
+    def table_of_game(self, game_uuid: str) -> Table | None:
+        """The table whose game is ``game_uuid`` (None: not a rated game). How a clock that
+        hears of a finished game (the AWS clock: from the games table's stream) finds what
+        to settle."""
+
+    def open_tables(self) -> list[Table]:
+        """Tables not settled (forming or playing)."""
+
+    def reserve_look(self, now: float, at: float) -> bool:
+        """Claim the matcher's next look at ``at``, unless one is pending (due after
+        ``now``): True if the caller should ask for it (the AWS clock's delayed message),
+        False if a look is pending already. Atomic: of racing callers, one gets True."""
+
+
+class RatingStore(Protocol):
+    """Ratings and boards: a settlement, the results and each account's history, the
+    ratings, the boards and ranks."""
+
+    def settle(self, result: Result) -> None:
+        """playing -> settled, the ratings written (each conditional on the games count it
+        was computed from), the result and the history kept, the accounts idle again: one
+        atomic change. :class:`LadderConflict` if the table was settled already (nothing
+        written)."""
+
+    def result(self, table_id: str) -> Result | None: ...
+
+    def results(self, pool: str) -> list[Result]:
+        """Every settled result of the pool, in the order they were settled."""
+
+    def history(self, account_id: str, limit: int) -> list[Result]:
+        """The account's recent settled games, newest first."""
+
+    def rating(self, account_id: str, pool: str) -> Rating | None: ...
+
+    def ratings(self, account_id: str) -> list[Rating]: ...
+
+    def leaderboard(self, pool: str, limit: int) -> list[tuple[Account, Rating]]:
+        """The pool's top ``limit`` by ordinal (mu - 3 sigma), best first (ties: handle)."""
+
+    def leaderboard_page(self, pool: str, offset: int, limit: int) -> list[tuple[Account, Rating]]:
+        """The pool's board from row ``offset`` (0 the best), ``limit`` rows, in the order of
+        :meth:`leaderboard` (ordinal descending, then handle key): a stable order, so that
+        consecutive pages neither repeat nor skip a row while the board does not change."""
+
+    def rank(self, account_id: str, pool: str) -> int | None:
+        """1 + how many rate strictly higher in the pool; None without a rating."""
+
+
+class BotStore(Protocol):
+    """Bots and events: an account turned bot for good, and how often two accounts sat
+    together (the repeated-pairing rule). ``history`` (:class:`RatingStore`) holds every
+    settled game an account sat at, rated for it or not: what the events read."""
 
     def make_bot(self, account_id: str) -> None:
         """An idle account that has never sat at a settled table -> a bot, for good (one
@@ -300,15 +327,6 @@ class LadderStore(Protocol):
     def games_together(self, first: str, second: str, since: float) -> int:
         """How many settled tables both accounts sat at, settled at ``since`` or later."""
 
-    # ------------------------------------------------------------------------------------
-    # Allowances shared by every process (a limit per client address that holds across
-    # ``blef serve`` processes and Lambda instances alike, where a token bucket in one
-    # process's memory cannot).
 
-    def take_allowance(
-        self, key: str, window: int, limit: int, *, now: float, expires_at: float
-    ) -> bool:
-        """Count one more use of ``key`` in ``window`` (a number naming a span of time) and
-        True, unless it has had ``limit`` uses there already: then False, nothing counted.
-        Atomic: racing takers never count past ``limit``. The count may be forgotten after
-        ``expires_at``; counts forgotten by ``now`` may go."""
+class LadderStore(AccountStore, PasskeyStore, QueueStore, RatingStore, BotStore, Protocol):
+    """Where the ladder lives (see the module docstring): every section."""

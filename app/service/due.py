@@ -30,7 +30,7 @@ from app.service import timing
 from app.service.base import UseCases
 from app.service.errors import ConflictError, GameNotFound
 from app.service.writes import Outcome, reply
-from app.store.base import GameDoc
+from app.store.base import DueGame, GameDoc
 from engine.game import Game, RoundRecord
 from engine.observation import Observation
 
@@ -85,6 +85,16 @@ class WhenDue(UseCases):
         for due in self.store.list_due(self.now, limit):
             acted += self.advance(due.game_uuid, due.version).acted
         return acted
+
+    def pending(self, until: float, limit: int) -> list[DueGame]:
+        """The games due by ``until`` (at most ``limit``), each at the version that is due:
+        what a runner that starts (``blef serve``'s clock) puts on its agenda."""
+        return self.store.list_due(until, limit)
+
+    def purge_expired(self) -> int:
+        """Delete the games expired by now; returns how many went (DynamoDB's own time to
+        live does it there: none)."""
+        return self.store.purge_expired(self.now)
 
     def _when_due(self, doc: GameDoc, game: Game) -> Outcome:
         """The change a due game gets: its AI player moves, or its human player times out."""

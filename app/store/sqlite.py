@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from app.config.sqlite import ThreadConnections
 from app.store.base import Conflict, DueGame, GameDoc, PublicGame, Report, RoundSnapshot
+from app.store.sqlite_threads import ThreadConnections
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -68,7 +68,7 @@ class EnvironmentSettings:
 
     @property
     def metrics_namespace(self) -> str:
-        """The CloudWatch namespace of the business metrics (app/config/metrics.py), one per
+        """The CloudWatch namespace of the business metrics (app/observability/metrics.py), one per
         environment, so that dev's games never count in prod's alarms."""
         return f"Blef/{self.name}"
 

@@ -30,7 +30,7 @@ def add_index(
     projected: Sequence[str] | None = None,
 ) -> None:
     """A global secondary index on a string ``hash_key`` and a number ``range_key``,
-    projecting the keys only or those and ``projected`` (as app/config/dynamo.py's ``index``
+    projecting the keys only or those and ``projected`` (as app/store/dynamo/wire.py's ``index``
     describes it to the stores' ``create_table``)."""
     table.add_global_secondary_index(
         index_name=name,

@@ -92,7 +92,7 @@ def blef_function(
         environment={
             **environment,
             "LOG_LEVEL": "INFO",
-            # The business metrics (EMF lines in the function's log, app/config/metrics.py).
+            # The business metrics (EMF lines in the function's log, app/observability/metrics.py).
             "POWERTOOLS_SERVICE_NAME": "blef",
             "POWERTOOLS_METRICS_NAMESPACE": settings.metrics_namespace,
             **({"BLEF_TRACING": "1"} if settings.tracing else {}),

@@ -1,4 +1,5 @@
-"""The ladder's DynamoDB table and its alarms (app/ladder/dynamo.py, docs/ladder-dynamodb.md).
+"""The ladder's DynamoDB table and its alarms (its schema: app/store/dynamo/ladder_keys.py;
+the store: app/ladder/dynamo/; docs/ladder-dynamodb.md).
 
 One on-demand table (``pk``/``sk``, identical to ``create_ladder_table``) with three sparse
 indexes: ``ladder-board`` (each pool's board, sharded, by ordinal), ``ladder-open`` (the
@@ -6,7 +7,7 @@ tables not yet settled, for the sweeper) and ``ladder-expiry`` (the passkey chal
 expiry, for their purge), and a time to live on ``expires`` (challenges DynamoDB removes
 itself). The HTTP function and the clock's fire and sweeper
 functions read and write it (granted by the stack); the alarms watch the ladder's business
-metrics (app/config/metrics.py).
+metrics (app/observability/metrics.py).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .monitoring import alarm
 
 BOARD_INDEX: Final = "ladder-board"
 BOARD_PROJECTION: Final = ("account_id", "pool", "mu", "sigma", "games", "handle_key")
-"""A board row without its item (app/ladder/dynamo.py ``BOARD_PROJECTION``)."""
+"""A board row without its item (app/store/dynamo/ladder_keys.py ``BOARD_PROJECTION``)."""
 OPEN_INDEX: Final = "ladder-open"
 EXPIRY_INDEX: Final = "ladder-expiry"
 TTL_ATTRIBUTE: Final = "expires"

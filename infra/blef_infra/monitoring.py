@@ -57,7 +57,7 @@ class Monitoring(Construct):
     - Websocket functions' errors, and the pusher's iterator age (how far behind the table's
       stream it is): watchers of a game would miss or lag its updates.
 
-    On the business metrics (app/config/metrics.py: EMF lines of every function, in the
+    On the business metrics (app/observability/metrics.py: EMF lines of every function, in the
     environment's namespace):
 
     - refusals with code ``invalid_state``: a stored game the engine cannot read (a bug or
@@ -266,7 +266,7 @@ class Monitoring(Construct):
 
 
 class BusinessMetrics:
-    """The business metrics the functions print (app/config/metrics.py), as CloudWatch
+    """The business metrics the functions print (app/observability/metrics.py), as CloudWatch
     metrics: namespace ``Blef/<environment>``, dimension ``service=blef`` (and ``code`` for
     refusals)."""
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.clock.aws import MAX_DELAY_SECONDS, Due, Scheduler, delay_seconds
+from app.clock.aws import Due, Scheduler
+from app.clock.queue import MAX_DELAY_SECONDS, delay_seconds
 from app.entrypoints import clock as clock_handler
 from app.service import GameService
 from tests.aws_clock.conftest import THINK, Aws, sqs_event

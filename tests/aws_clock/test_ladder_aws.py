@@ -19,14 +19,15 @@ import pytest
 from moto import mock_aws
 
 from app.clock.ladder import LOOK_SECONDS
-from app.config import aws as aws_clients
+from app.cloud import clients as aws_clients
 from app.config.settings import get_settings
 from app.entrypoints import clock as clock_handler
 from app.entrypoints import http as http_handler
-from app.ladder.dynamo import LadderDynamo, create_ladder_table
+from app.ladder.dynamo.store import LadderDynamo
 from app.ladder.pools import BY_NAME
 from app.ladder.service import pick_table
 from app.service import GameService
+from app.store.dynamo.ladder_keys import create_ladder_table
 from app.store.dynamo.store import create_table
 from tests.aws_clock.conftest import sqs_event
 from tests.support.api import next_action

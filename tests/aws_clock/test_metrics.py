@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.config import metrics
 from app.entrypoints import clock as clock_handler
 from app.entrypoints.metrics import count_change
+from app.observability import metrics
 from tests.aws_clock.conftest import THINK, Aws, sqs_event
 from tests.aws_clock.test_aws_clock import human_game
 from tests.support.clock import ai_game

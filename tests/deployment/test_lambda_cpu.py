@@ -14,7 +14,7 @@ from types import ModuleType
 
 import pytest
 
-from app.config import aws
+from app.cloud import clients as aws
 from tests.support.scripts import REPO_DIR, load_script
 
 ONE_KB = 1024

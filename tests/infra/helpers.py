@@ -115,7 +115,7 @@ def role_statements(template: Template, role: str) -> list[dict[str, Any]]:
 
 
 def metrics_environment(env: str) -> dict[str, str]:
-    """What every function is told of its business metrics (app/config/metrics.py)."""
+    """What every function is told of its business metrics (app/observability/metrics.py)."""
     return {"POWERTOOLS_SERVICE_NAME": "blef", "POWERTOOLS_METRICS_NAMESPACE": f"Blef/{env}"}
 
 
@@ -126,7 +126,7 @@ def logical_id_with_prefix(template: Template, prefix: str) -> str:
 
 
 class TableRecorder:
-    """A DynamoDB client that records what ``create_table`` (app/config/dynamo.py) asks for:
+    """A DynamoDB client that records what ``create_table`` (app/store/dynamo/wire.py) asks for:
     the table's request and its time to live, the table at once active."""
 
     class exceptions:  # noqa: N801 (as a boto3 client spells its modeled errors)

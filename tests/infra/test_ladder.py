@@ -33,7 +33,7 @@ SWEEP = "app.entrypoints.clock.sweep"
 def test_the_ladders_table_has_exactly_the_keys_indexes_and_ttl_the_store_creates_locally(
     templates: Mapping[str, Template], env: str
 ) -> None:
-    from app.ladder.dynamo import create_ladder_table
+    from app.store.dynamo.ladder_keys import create_ladder_table
 
     recorder = TableRecorder()
     create_ladder_table(recorder, "blef-ladder")
@@ -129,7 +129,7 @@ def test_alarms_watch_settlements_the_matcher_and_long_waits(
 
 
 def test_the_metric_names_alarmed_are_the_ones_the_app_emits() -> None:
-    from app.config import metrics
+    from app.observability import metrics
 
     assert {
         metrics.LADDER_SETTLE_FAILURES,

@@ -12,7 +12,7 @@ import pytest
 from app.api.main import create_app
 from app.config.settings import Settings
 from app.ladder.service import Ladder
-from app.ladder.sqlite import LadderSqlite
+from app.ladder.sqlite.store import LadderSqlite
 from app.ladder.store import LadderStore
 from app.service import GameService
 from engine.dealing import seed_sequence
@@ -46,6 +46,19 @@ def ladder_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Lad
             yield dynamo
         return
     yield LadderMemory()
+
+
+@pytest.fixture(params=["sqlite", "dynamo", "memory"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LadderStore]:
+    if request.param == "sqlite":
+        sqlite = LadderSqlite(tmp_path / "ladder.db")
+        yield sqlite
+        sqlite.close()
+    elif request.param == "dynamo":
+        with moto_ladder(board_shards=3) as dynamo:
+            yield dynamo
+    else:
+        yield LadderMemory()
 
 
 @pytest.fixture

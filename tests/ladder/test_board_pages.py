@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.config.settings import Settings
-from app.ladder import service
+from app.ladder import results
 from app.ladder.service import Ladder
 from app.ladder.store import LadderStore
 from app.service import GameService
@@ -93,7 +93,7 @@ def test_any_board_read_in_pages_of_any_size_is_the_whole_board_ranked_once(
 def test_no_page_is_offered_past_the_deepest_a_board_may_be_read(
     ladder: Ladder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(service, "BOARD_OFFSET_MAX", 2)  # a board deeper than may be read
+    monkeypatch.setattr(results, "BOARD_OFFSET_MAX", 2)  # a board deeper than may be read
     board(ladder.store, [9, 8, 7, 6, 5])
     assert ladder.leaderboard(POOL, 1, None, 1)["next_offset"] == 2
     deepest = ladder.leaderboard(POOL, 1, None, 2)

@@ -309,7 +309,7 @@ def test_a_bot_may_not_ask_for_computers_to_fill_its_table(ladder: Ladder) -> No
     )
 )
 def test_a_fill_wait_out_of_bounds_is_refused_naming_it(fill: object) -> None:
-    from app.ladder.service import _fill_after
+    from app.ladder.queue import _fill_after
 
     with pytest.raises(InvalidParameter) as refused:
         _fill_after(fill)

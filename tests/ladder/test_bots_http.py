@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from app.api.main import create_app
 from app.config.settings import Settings
 from app.ladder.service import Ladder
-from app.ladder.sqlite import LadderSqlite
+from app.ladder.sqlite.store import LadderSqlite
 from app.service import GameService
 from app.store.sqlite import SqliteStore
 from tests.support.clock import FakeClock

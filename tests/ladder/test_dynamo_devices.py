@@ -1,5 +1,5 @@
 """What only the DynamoDB ladder store has for devices, passkeys, deletion and bots
-(app/ladder/dynamo.py, docs/ladder-dynamodb.md): no Scan in any of them, a deletion past one
+(app/ladder/dynamo/, docs/ladder-dynamodb.md): no Scan in any of them, a deletion past one
 transaction's 100 items, the races its conditions decide (a secret added while a deletion
 reads, a settlement landing while an account becomes a bot; racing takes of one challenge are
 in the devices contract, on every store),
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from app.ladder.dynamo import LadderDynamo, challenge_key
+from app.ladder.dynamo.store import LadderDynamo
 from app.ladder.store import (
     DELETED_HANDLE,
     Account,
@@ -25,6 +25,7 @@ from app.ladder.store import (
     Seat,
     Table,
 )
+from app.store.dynamo.ladder_keys import challenge_key
 from tests.support.ladder_dynamo import NoScanClient, ladder_table, moto_ladder_client
 
 POOL = "standard-2"

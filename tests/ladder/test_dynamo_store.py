@@ -11,8 +11,9 @@ from botocore.exceptions import ClientError
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.ladder.dynamo import LadderDynamo, create_ladder_table, shard_of, time_key
+from app.ladder.dynamo.store import LadderDynamo
 from app.ladder.store import QUEUED, Account, LadderConflict
+from app.store.dynamo.ladder_keys import create_ladder_table, shard_of, time_key
 from tests.support.dynamo import unique_table_name
 from tests.support.ladder_dynamo import NoScanClient, moto_ladder_client
 

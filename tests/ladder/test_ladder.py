@@ -23,7 +23,7 @@ from app.ladder.errors import (
     UnknownPool,
 )
 from app.ladder.service import Ladder, secret_hash
-from app.ladder.sqlite import LadderSqlite
+from app.ladder.sqlite.store import LadderSqlite
 from app.ladder.store import LadderStore, Rating
 from app.service import GameService
 from app.service.errors import CredentialsMissing, InvalidParameter, ProfaneNickname

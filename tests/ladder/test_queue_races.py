@@ -22,7 +22,7 @@ from app.config.settings import Settings
 from app.ladder.errors import AlreadyAtTable
 from app.ladder.pools import BY_NAME
 from app.ladder.service import Ladder, pick_table
-from app.ladder.sqlite import LadderSqlite
+from app.ladder.sqlite.store import LadderSqlite
 from app.ladder.store import QUEUED, LadderStore
 from app.service import GameService
 from tests.support.ladder_dynamo import moto_ladder

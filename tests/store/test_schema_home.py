@@ -38,20 +38,39 @@ def _spelled_keys(path: Path) -> list[str]:
     ]
 
 
-LADDER = APP / "ladder" / "dynamo.py"
-"""The home of the ladder table's keys (another table): it may say ``COUNT`` (a Query's
-``Select``), never a games table's key prefix."""
+SELECTS = APP / "store" / "dynamo" / "paging.py"
+"""The Query loop: it may say ``COUNT`` (a Query's ``Select``), never a key."""
 
 
 def test_no_module_but_the_keys_module_spells_a_key_of_the_games_table() -> None:
     found = [
         hit
         for path in sorted(APP.rglob("*.py"))
-        if path not in (APP / "store" / "dynamo" / "keys.py", LADDER)
+        if path not in (APP / "store" / "dynamo" / "keys.py", SELECTS)
         for hit in _spelled_keys(path)
     ]
     assert found == []
-    assert [hit for hit in _spelled_keys(LADDER) if not hit.endswith("'COUNT'")] == []
+    assert [hit for hit in _spelled_keys(SELECTS) if not hit.endswith("'COUNT'")] == []
+
+
+LADDER_KEYS = APP / "store" / "dynamo" / "ladder_keys.py"
+LADDER_PREFIXES = ("ACCT#", "HANDLE#", "SECRET#", "PASSKEY#", "ALLOW#", "CHALLENGE#", "QUEUE#")
+LADDER_PREFIXES += ("TABLE#", "RATED#", "RESULTS#", "BOARD#", "MATCHER")
+
+
+def test_no_module_but_the_ladder_keys_module_spells_a_key_of_the_ladder_table() -> None:
+    """The ladder's table has its one home too (app/store/dynamo/ladder_keys.py): its
+    store's sections build every key there, and no other module spells one."""
+    found = [
+        f"{path.relative_to(APP)}:{node.lineno}: {node.value!r}"
+        for path in sorted(APP.rglob("*.py"))
+        if path != LADDER_KEYS
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.startswith(LADDER_PREFIXES)
+    ]
+    assert found == []
 
 
 def test_a_saved_state_and_round_read_back_from_their_stream_images(

@@ -1,5 +1,5 @@
 """The ladder's DynamoDB table on in-process moto, with a client that refuses Scan and counts
-every call: the ladder's store reads by key only (app/ladder/dynamo.py)."""
+every call: the ladder's store reads by key only (app/ladder/dynamo/)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from typing import Any
 
 import boto3
 
-from app.ladder.dynamo import LadderDynamo, create_ladder_table
+from app.ladder.dynamo.store import LadderDynamo
+from app.store.dynamo.ladder_keys import create_ladder_table
 from tests.support.dynamo import REGION, fake_aws_env, serialised_moto_dynamodb, unique_table_name
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from app.ladder.sqlite import ordinal
+from app.ladder.rating import ordinal
 from app.ladder.store import (
     DELETED_HANDLE,
     IDLE,
@@ -37,6 +37,7 @@ class LadderMemory:
         self._challenges: dict[str, Challenge] = {}
         self._deleted: set[str] = set()
         self._allowances: dict[tuple[str, int], int] = {}
+        self._look: float | None = None
         self._history: dict[str, list[Result]] = {}
         """Every settled table each account sat at (rated for it or not), oldest first."""
 
@@ -333,6 +334,15 @@ class LadderMemory:
             return sum(
                 1 for r in self._history.get(first, []) if id(r) in theirs and r.settled_at >= since
             )
+
+    # ------------------------------------------------------------------ the matcher's lease
+
+    def reserve_look(self, now: float, at: float) -> bool:
+        with self._lock:
+            if self._look is not None and self._look > now:
+                return False
+            self._look = at
+            return True
 
     # ------------------------------------------------------------------ allowances
 

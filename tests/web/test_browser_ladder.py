@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from app.ladder.sqlite import LadderSqlite
+from app.ladder.sqlite.store import LadderSqlite
 from benchmarks.load import Server
 from tests.ladder.test_store_contract_devices import account, rated
 from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe

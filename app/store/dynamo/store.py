@@ -50,10 +50,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from botocore.exceptions import ClientError
 
-from app.config import aws, dynamo
-from app.config.dynamo import collided as _collided
-from app.config.dynamo import lost_race as _lost_race
-from app.config.dynamo import number as _number
+from app.cloud import clients as aws
 from app.store.base import (
     Conflict,
     DueGame,
@@ -63,6 +60,7 @@ from app.store.base import (
     RoundSnapshot,
     is_listed,
 )
+from app.store.dynamo import wire as dynamo
 from app.store.dynamo.keys import (
     COUNTER_KEY,
     DUE,
@@ -79,7 +77,10 @@ from app.store.dynamo.keys import (
     round_key,
     state_key,
 )
-from app.store.dynamo.paging import query_all
+from app.store.dynamo.paging import query_all, query_pages
+from app.store.dynamo.wire import collided as _collided
+from app.store.dynamo.wire import lost_race as _lost_race
+from app.store.dynamo.wire import number as _number
 
 if TYPE_CHECKING:
     from mypy_boto3_dynamodb import DynamoDBClient
@@ -374,25 +375,21 @@ class DynamoStore:
         # A page after ``after`` is a query up to its time, less the entries at that very
         # time that came before it (equal times are the only place the order needs the UUID).
         games: list[PublicGame] = []
-        start: Item | None = None
         condition = "list_pk = :listed AND last_modified >= :since"
         values: dict[str, Any] = {":listed": {"S": LISTED}, ":since": {"N": _number(float(since))}}
         if after is not None:
             condition = "list_pk = :listed AND last_modified BETWEEN :since AND :before"
             values[":before"] = {"N": _number(float(after[0]))}
-        while True:
-            kwargs: dict[str, Any] = {"Limit": max(limit - len(games), 1) + 8}
-            if start is not None:
-                kwargs["ExclusiveStartKey"] = start
-            self._count("Query")
-            page = self.client.query(
-                TableName=self.table_name,
-                IndexName=PUBLIC_INDEX,
-                KeyConditionExpression=condition,
-                ExpressionAttributeValues=values,
-                ScanIndexForward=False,
-                **kwargs,
-            )
+        for page in query_pages(
+            self.client,
+            page_size=lambda: max(limit - len(games), 1) + 8,
+            counted=lambda: self._count("Query"),
+            TableName=self.table_name,
+            IndexName=PUBLIC_INDEX,
+            KeyConditionExpression=condition,
+            ExpressionAttributeValues=values,
+            ScanIndexForward=False,
+        ):
             games.extend(
                 game
                 for game in (
@@ -406,9 +403,6 @@ class DynamoStore:
                 )
                 if after is None or (game.last_modified, game.game_uuid) < after
             )
-            start = page.get("LastEvaluatedKey")
-            if not start:
-                break
             if len(games) > limit and games[limit].last_modified < games[limit - 1].last_modified:
                 break  # the page is full and no tie straddles its end
         games.sort(key=lambda g: (g.last_modified, g.game_uuid), reverse=True)
@@ -416,22 +410,20 @@ class DynamoStore:
 
     def list_due(self, before: float, limit: int) -> list[DueGame]:
         due: list[DueGame] = []
-        start: Item | None = None
-        while len(due) < limit:
-            kwargs: dict[str, Any] = {"Limit": limit - len(due)}
-            if start is not None:
-                kwargs["ExclusiveStartKey"] = start
-            self._count("Query")
-            page = self.client.query(
-                TableName=self.table_name,
-                IndexName=DUE_INDEX,
-                KeyConditionExpression="due_pk = :due AND due_at <= :before",
-                ExpressionAttributeValues={
-                    ":due": {"S": DUE},
-                    ":before": {"N": _number(float(before))},
-                },
-                **kwargs,
-            )
+        if limit <= 0:
+            return due
+        for page in query_pages(
+            self.client,
+            page_size=lambda: limit - len(due),
+            counted=lambda: self._count("Query"),
+            TableName=self.table_name,
+            IndexName=DUE_INDEX,
+            KeyConditionExpression="due_pk = :due AND due_at <= :before",
+            ExpressionAttributeValues={
+                ":due": {"S": DUE},
+                ":before": {"N": _number(float(before))},
+            },
+        ):
             due.extend(
                 DueGame(
                     game_uuid=item["game_uuid"]["S"],
@@ -440,8 +432,7 @@ class DynamoStore:
                 )
                 for item in page.get("Items", [])
             )
-            start = page.get("LastEvaluatedKey")
-            if not start:
+            if len(due) >= limit:
                 break
         return due[:limit]
 

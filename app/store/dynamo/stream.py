@@ -1,13 +1,15 @@
 """What a record of the games table's stream holds: a game's live state, or an ended round.
 
-The pusher (app/watch/pusher.py) and the clock's scheduler (app/clock/aws.py) both read
-stream images; this is the one place that knows how the store wrote them.
+The pusher (app/watch/pusher.py), the clock's scheduler (app/clock/aws.py) and the ladder's
+clock (app/clock/ladder.py) read stream records; this is the one place that knows how the
+store wrote them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from app.store.base import GameDoc, RoundSnapshot
@@ -37,3 +39,55 @@ def ended_round(image: Image) -> RoundSnapshot | None:
     data = json.loads(image["data"]["S"])
     last_modified = float(image.get("last_modified", {}).get("N", "0"))
     return RoundSnapshot(game_uuid, int(data["round_number"]), data, last_modified)
+
+
+def _changed_images(record: Mapping[str, Any]) -> tuple[Image, Image] | None:
+    """The new and old images of an inserted or modified item (empty when absent); None for
+    a removal or anything else."""
+    if record.get("eventName") not in ("INSERT", "MODIFY"):
+        return None
+    change = record.get("dynamodb") or {}
+    return change.get("NewImage") or {}, change.get("OldImage") or {}
+
+
+@dataclass(frozen=True, slots=True)
+class DueVersion:
+    """A version of a game that leaves something due (an AI move, a deadline) at ``due_at``."""
+
+    game_uuid: str
+    version: int
+    due_at: float
+
+
+def due_version(record: Mapping[str, Any]) -> DueVersion | None:
+    """What a stream record leaves due: a live game item inserted or modified whose new image
+    has ``due_at``; None for any other record (the event source's filter should never send
+    those, but a record is checked rather than trusted)."""
+    images = _changed_images(record)
+    if images is None or not is_state(images[0]):
+        return None
+    image = images[0]
+    try:
+        return DueVersion(
+            game_uuid=str(image["game_uuid"]["S"]),
+            version=int(image["version"]["N"]),
+            due_at=float(image["due_at"]["N"]),
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def finished_game(record: Mapping[str, Any]) -> str | None:
+    """The game a stream record shows finishing (a live item whose status becomes
+    ``Finished``), or None (a game finished before this change, a rename or a reaction
+    after the end, was told already)."""
+    images = _changed_images(record)
+    if images is None:
+        return None
+    new, old = images
+    if not is_state(new) or new.get("status", {}).get("S") != "Finished":
+        return None
+    if old.get("status", {}).get("S") == "Finished":
+        return None
+    game = new.get("game_uuid", {}).get("S")
+    return str(game) if game else None

@@ -1,7 +1,8 @@
-"""What every DynamoDB store of this service reads the same way: a number written exactly,
-why a write failed (a condition lost, another transaction in flight), and every page of a
-Query. Shared by the games' store (app/store/dynamo) and the ladder's (app/ladder/dynamo.py);
-botocore is imported by the callers, never here.
+"""What every DynamoDB store of this service does the same way: a number written exactly, a
+table made with its indexes and time to live, and why a write failed (a condition lost,
+another transaction in flight). Shared by the games' store (app/store/dynamo/store.py) and
+the ladder's (app/ladder/dynamo/, its schema in ladder_keys.py); the Query loop is
+paging.py's. botocore is imported by the callers, never here.
 
 >>> number(0.1), number(3)
 ('0.1', '3')

@@ -1,0 +1,131 @@
+"""What every area of the ladder's use cases shares: its store, the game service, the
+clock and the ids it makes, the bell and the matcher's wake-up, and who is asking.
+
+Each area (app/ladder/accounts.py, queue.py, results.py, bots_and_events.py) is a class
+of use cases over :class:`LadderBase`; :class:`app.ladder.service.Ladder` is all of them
+together. An area that needs another's use case calls it through ``self``: the few it
+needs are declared here, and the area that owns each one implements it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+from app.ladder import bots
+from app.ladder import rating as model
+from app.ladder.errors import UnknownAccount
+from app.ladder.store import Account, LadderStore, Rating, Result
+from app.service import GameService
+from app.service.errors import CredentialsMissing
+
+Body = dict[str, Any]
+
+
+def secret_hash(secret: str) -> str:
+    """What is stored of an account's secret: its SHA-256 (the secret is 256 random bits,
+    so a fast hash is enough; a database reader cannot turn it back into the secret)."""
+    return "sha256:" + hashlib.sha256(secret.encode()).hexdigest()
+
+
+class LadderBase:
+    """The ladder's parts (``clock``, ``new_id`` and ``new_secret`` are injectable for tests)."""
+
+    def __init__(
+        self,
+        store: LadderStore,
+        games: GameService,
+        *,
+        clock: Callable[[], float] = time.time,
+        new_id: Callable[[], str] = lambda: uuid.uuid4().hex,
+        new_secret: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+        on_join: Callable[[], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.games = games
+        self._clock = clock
+        self._new_id = new_id
+        self._new_secret = new_secret
+        self._finished: set[str] = set()
+        self._lock = threading.Lock()
+        self._next_sweep = 0.0
+        self.woken = threading.Event()
+        """Set when the matcher has something to look at (a join, a game over)."""
+        self.on_join = on_join
+        """Called after each join (on AWS: match now, and ask the clock to look again
+        later while anyone waits, app/clock/ladder.py); ``blef serve``'s clock thread
+        watches :attr:`woken` instead."""
+        self.bell = bots.Bell()
+        """Rung on every change a waiting events poll may be told of (see :meth:`events`)."""
+        self._levels: dict[str, Account] = {}
+
+    @property
+    def now(self) -> float:
+        return self._clock()
+
+    def authenticate(self, secret: str | None) -> Account:
+        """The account ``secret`` belongs to: 401 without one, 401 for one that names none."""
+        if secret is None or secret == "":
+            raise CredentialsMissing(
+                "Authorization", None, "Send your account secret as a Bearer token"
+            )
+        account = self.store.account_by_secret(secret_hash(secret))
+        if account is None:
+            raise UnknownAccount
+        return account
+
+    def me(self, secret: str | None) -> Body:
+        account = self.authenticate(secret)
+        return {"account_id": account.account_id, "handle": account.handle, "bot": account.bot}
+
+    def _reload(self, account: Account) -> Account:
+        fresh = self.store.account(account.account_id)
+        assert fresh is not None
+        return fresh
+
+    # ------------------------------------------------------------------ owned by other areas
+
+    def settle(self, table_id: str) -> Result | None:
+        """Apply a finished rated game's result, once (app/ladder/results.py)."""
+        raise NotImplementedError
+
+    def settle_finished(self, everything: bool = False) -> int:
+        """Settle the games heard to have finished (app/ladder/results.py)."""
+        raise NotImplementedError
+
+    def _level_account(self, level: bots.Level) -> Account | None:
+        """A computer level's account (app/ladder/bots_and_events.py)."""
+        raise NotImplementedError
+
+
+def rating_body(rating: Rating) -> Body:
+    return {
+        "rating": round(rating.mu - 3 * rating.sigma, 2),
+        "mu": round(rating.mu, 3),
+        "sigma": round(rating.sigma, 3),
+        "games": rating.games,
+        "provisional": model.provisional(rating),
+    }
+
+
+def own_change(result: Result, account_id: str) -> Body:
+    """One account's line of a result: its place and its rating before and after."""
+    for change in result.changes:
+        if change.account_id == account_id:
+            before = change.before.mu - 3 * change.before.sigma
+            after = change.after.mu - 3 * change.after.sigma
+            return {
+                "game_uuid": result.game_uuid,
+                "pool": result.pool,
+                "place": change.place,
+                "of": len(result.changes),
+                "rating_before": round(before, 2),
+                "rating_after": round(after, 2),
+                "change": round(after - before, 2),
+            }
+    return {"game_uuid": result.game_uuid, "pool": result.pool, "void": True}

@@ -1,0 +1,305 @@
+"""The ladder's use cases, the queue and placing: joining and leaving a pool's queue, the
+matcher that forms a table when enough accounts wait within a rating window that widens the
+longer they wait (topped up with computer levels for those who allow it), the table's game
+made through the game service's use cases, and what the clock does (:meth:`Queue.tick`)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from app.ladder import bots
+from app.ladder import rating as model
+from app.ladder.base import Body, LadderBase, own_change
+from app.ladder.errors import AlreadyAtTable, BotsCannotFill
+from app.ladder.pools import POOLS, Pool, pool_named
+from app.ladder.store import QUEUED, SEATED, Account, LadderConflict, Seat, Table, Waiting
+from app.observability import metrics
+from app.service.errors import InvalidParameter
+
+log = logging.getLogger("blef.ladder")
+
+WINDOW_BASE: Final = 3.0
+"""The rating window (in mu) of an account that has just joined the queue ..."""
+WINDOW_PER_SECOND: Final = 0.1
+"""... widening by this much per second waited (3 at once, 9 after a minute, 33 after five:
+past the whole scale, so that anyone is eventually matched)."""
+SWEEP_SECONDS: Final = 30.0
+"""How often the clock looks at every open table (a settlement lost to a crash)."""
+FORMING_STALE_SECONDS: Final = 120.0
+"""A table still forming this long after its claim lost the process that was making its
+game (a crash, a Lambda timeout): the sweep puts its accounts back in the queue."""
+
+
+def window(waited: float) -> float:
+    return WINDOW_BASE + WINDOW_PER_SECOND * max(0.0, waited)
+
+
+def compatible(a: Waiting, b: Waiting, now: float) -> bool:
+    """Whether ``a`` and ``b`` may sit together now: within the window of the one who has
+    waited longer. (Within both windows would starve a long wait: two newcomers who requeue
+    after every game, near each other and far from it, would always be matched first.)"""
+    gap = abs(a.mu - b.mu)
+    return gap <= max(window(now - a.queued_at), window(now - b.queued_at))
+
+
+def pick_table(queue: list[Waiting], pool: Pool, now: float) -> list[Waiting] | None:
+    """A table to form from ``queue`` (longest waiting first), or None if none can be: the
+    longest waiting account that has enough compatible others, with the longest waiting of
+    them, up to the pool's size."""
+    for anchor in queue:
+        group = [w for w in queue if w is anchor or compatible(anchor, w, now)]
+        if len(group) >= pool.min_players:
+            return group[: pool.max_players]
+    return None
+
+
+class Queue(LadderBase):
+    """The queue and placing (see the module docstring)."""
+
+    def join_queue(self, secret: str | None, pool_name: object, fill_after: object = None) -> Body:
+        """Wait in ``pool``'s queue (again the same: no change; another pool: moved there).
+        Refused while seated at a rated game not yet over. A person may allow computer
+        levels to fill the table after waiting ``fill_after`` seconds (a new join with a
+        different wait moves them to the back of the queue)."""
+        account = self.authenticate(secret)
+        pool = pool_named(pool_name)
+        fill = _fill_after(fill_after)
+        if fill is not None and account.bot:
+            raise BotsCannotFill
+        if account.state == SEATED and account.table_id is not None:
+            self.settle(account.table_id)  # a game over not yet settled: settle it now
+            account = self._reload(account)
+            if account.state == SEATED:
+                raise AlreadyAtTable
+        if account.state == QUEUED:
+            same_fill = (account.fill_at is None) == (fill is None) and (
+                fill is None or account.fill_at == (account.queued_at or 0.0) + fill
+            )
+            if account.pool == pool.name and same_fill:
+                return self._status(account)
+            self.store.dequeue(account.account_id)
+        rated = self.store.rating(account.account_id, pool.name)
+        mu = rated.mu if rated is not None else model.MU
+        now, ticket = self.now, self._new_id()
+        try:
+            if fill is None:
+                self.store.enqueue(account.account_id, pool.name, ticket, now, mu)
+            else:
+                self.store.enqueue_filled(
+                    account.account_id, pool.name, ticket, now, mu, now + fill
+                )
+        except LadderConflict:
+            raise AlreadyAtTable from None  # seated by a racing matcher, or moved meanwhile
+        self.woken.set()
+        if self.on_join is not None:
+            try:
+                self.on_join()
+            except Exception:  # the join stands; the clock's next look matches it
+                metrics.count(metrics.LADDER_MATCH_ERRORS)
+                log.exception("ladder_match_failed")
+        return self._status(self._reload(account))
+
+    def leave_queue(self, secret: str | None) -> Body:
+        """Leave the queue. If the matcher seated you first, you are seated: the answer says
+        so (the leave lost the race; nothing else is changed)."""
+        account = self.authenticate(secret)
+        self.store.dequeue(account.account_id)
+        return self._status(self._reload(account))
+
+    def queue_status(self, secret: str | None) -> Body:
+        return self._status(self.authenticate(secret))
+
+    def _status(self, account: Account) -> Body:
+        if account.state == QUEUED:
+            waited = max(0.0, self.now - (account.queued_at or self.now))
+            waiting: Body = {
+                "state": "waiting",
+                "pool": account.pool,
+                "waited_seconds": round(waited, 1),
+                "bot": account.bot,
+            }
+            if account.fill_at is not None:
+                waiting["fill_after"] = round(account.fill_at - (account.queued_at or 0.0), 1)
+            return waiting
+        if account.state == SEATED and account.table_id is not None:
+            table = self.store.table(account.table_id)
+            if table is not None and table.state == "playing":
+                seat = next(s for s in table.seats if s.account_id == account.account_id)
+                return {
+                    "state": "seated",
+                    "pool": table.pool,
+                    "game_uuid": table.game_uuid,
+                    "player_uuid": seat.player_uuid,
+                    "bot": account.bot,
+                }
+            return {"state": "forming", "pool": table.pool if table else None, "bot": account.bot}
+        body: Body = {"state": "idle", "bot": account.bot}
+        last = self.store.history(account.account_id, 1)
+        if last:
+            body["last_result"] = own_change(last[0], account.account_id)
+        return body
+
+    def match(self) -> list[Table]:
+        """Form every table that can be formed now, in every pool; returns them."""
+        formed = []
+        for pool in POOLS:
+            while True:
+                group = pick_table(self.store.waiting(pool.name), pool, self.now)
+                if group is None:
+                    break
+                table = self._form(pool, group)
+                if table is not None:
+                    formed.append(table)
+            formed += self._fill(pool)
+        return formed
+
+    def _form(
+        self, pool: Pool, group: list[Waiting], levels: Sequence[Account] = ()
+    ) -> Table | None:
+        table = Table(
+            self._new_id(),
+            pool.name,
+            tuple(Seat(w.account_id, w.handle) for w in group)
+            + tuple(Seat(a.account_id, a.handle) for a in levels),
+            self.now,
+        )
+        try:
+            self.store.claim(table, {w.account_id: w.ticket for w in group})
+        except LadderConflict:
+            return None  # someone left or was seated meanwhile: the next look decides
+        agents = {a.account_id: a.agent for a in levels if a.agent is not None}
+        try:
+            seated = self._make_game(pool, table, agents)
+        except Exception:
+            metrics.count(metrics.LADDER_MATCH_ERRORS)
+            log.exception("ladder_table_failed")
+            self.store.release(table)
+            return None
+        try:
+            self.store.seat(seated)
+        except LadderConflict:  # released meanwhile as stale: its accounts queue again
+            metrics.count(metrics.LADDER_MATCH_ERRORS)
+            log.warning("ladder_table_released_while_forming")
+            return None
+        metrics.count(metrics.LADDER_TABLES_FORMED)
+        for waited in group:
+            metrics.seconds(metrics.LADDER_QUEUE_WAIT, table.formed_at - waited.queued_at)
+        log.info(
+            "ladder_table_formed",
+            extra={"pool": pool.name, "players": len(group), "computers": len(levels)},
+        )
+        self.bell.ring(*(s.account_id for s in seated.seats))
+        return seated
+
+    def _make_game(self, pool: Pool, table: Table, agents: dict[str, str] | None = None) -> Table:
+        """The table's game, made with the game service's use cases: created by the first
+        seat (its admin), the pool's time limit set, joined by the others (a computer
+        level's seat invited as the game's AI player), started."""
+        agents = agents or {}
+        first, *others = table.seats
+        created = self.games.create_game(nickname=first.handle)
+        game_uuid, admin = created["game_uuid"], created["player_uuid"]
+        self.games.change_rules(game_uuid, admin, {"time_limit": pool.time_limit})
+        seats = [replace(first, player_uuid=admin)]
+        for seat in others:
+            agent = agents.get(seat.account_id)
+            if agent is not None:
+                said = str(self.games.invite_ai(game_uuid, admin, agent)["message"])
+                nickname = said.removesuffix(" joined the game")
+                if nickname == said or " " in nickname:
+                    raise RuntimeError(f"unexpected answer to an AI invitation: {said!r}")
+                seats.append(replace(seat, ai_nickname=nickname))
+                continue
+            joined = self.games.join(game_uuid, seat.handle)
+            seats.append(replace(seat, player_uuid=joined["player_uuid"]))
+        self.games.start(game_uuid, admin)
+        return replace(table, seats=tuple(seats), game_uuid=game_uuid, state="playing")
+
+    def _fill(self, pool: Pool) -> list[Table]:
+        """Tables of people who have waited past their fill wait, each with the waiting
+        people compatible with them who allow filling too, topped up to the pool's least
+        size with computer levels of the nearest rating (mu), each level at most once."""
+        formed = []
+        for _ in range(len(self.store.waiting(pool.name))):
+            now = self.now
+            ready = [
+                w
+                for w in self.store.waiting(pool.name)
+                if w.fill_at is not None and w.fill_at <= now
+            ]
+            if not ready:
+                break
+            anchor = ready[0]
+            group = [anchor, *(w for w in ready[1:] if compatible(anchor, w, now))]
+            group = group[: pool.max_players]
+            need = max(0, pool.min_players - len(group))
+            levels = self._levels_near(pool, anchor.mu, need)
+            if len(levels) < need:
+                break
+            table = self._form(pool, group, levels)
+            if table is not None:
+                formed.append(table)
+        return formed
+
+    def _levels_near(self, pool: Pool, mu: float, count: int) -> list[Account]:
+        rated = []
+        for index, level in enumerate(bots.LEVELS):
+            account = self._level_account(level)
+            if account is None:
+                continue
+            rating = self.store.rating(account.account_id, pool.name)
+            rated.append((abs((rating.mu if rating else model.MU) - mu), index, account))
+        return [account for _, _, account in sorted(rated, key=lambda r: r[:2])[:count]]
+
+    def release_stale(self, older_than: float = FORMING_STALE_SECONDS) -> int:
+        """Put back in the queue the accounts of every table still forming ``older_than``
+        seconds after its claim (its maker is gone); returns how many tables."""
+        released = 0
+        for table in self.store.open_tables():
+            if table.state == "forming" and table.formed_at <= self.now - older_than:
+                self.store.release(table)
+                released += 1
+        if released:
+            log.warning("ladder_stale_tables_released", extra={"tables": released})
+        return released
+
+    def longest_wait(self) -> float | None:
+        """How long the longest waiting account of any pool has waited (None: nobody
+        waits); recorded as a metric by each look."""
+        waits = [self.now - w.queued_at for pool in POOLS for w in self.store.waiting(pool.name)]
+        if not waits:
+            return None
+        metrics.seconds(metrics.LADDER_LONGEST_WAIT, max(waits))
+        return max(waits)
+
+    def reserve_look(self, now: float, at: float) -> bool:
+        """Claim the matcher's next look at ``at`` unless one is pending (due after ``now``):
+        True if the caller should ask for it (the AWS clock's delayed message)."""
+        return self.store.reserve_look(now, at)
+
+    def tick(self) -> None:
+        """What the clock does: settle what finished, then match."""
+        self.woken.clear()
+        sweep = self.now >= self._next_sweep
+        if sweep:
+            self._next_sweep = self.now + SWEEP_SECONDS
+            self.release_stale()
+        self.settle_finished(everything=sweep)
+        self.match()
+
+
+def _fill_after(value: object) -> int | None:
+    if value is None:
+        return None
+    if (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and 0 <= value <= bots.FILL_MAX_SECONDS
+    ):
+        return value
+    raise InvalidParameter(
+        "fill_after", value, f"Must be an integer number of seconds, 0 to {bots.FILL_MAX_SECONDS}"
+    )

@@ -1,0 +1,222 @@
+"""The ladder's use cases, ratings and boards: a finished rated game settled once (its
+players placed, rated, written in one conditional change), the boards and profiles."""
+
+from __future__ import annotations
+
+import logging
+from typing import Final
+
+from app.ladder import bots
+from app.ladder import rating as model
+from app.ladder.base import Body, LadderBase, own_change, rating_body
+from app.ladder.errors import UnknownHandle
+from app.ladder.pools import pool_named
+from app.ladder.store import Account, Change, LadderConflict, Result, Seat, Table
+from app.observability import metrics
+from app.service.errors import GameNotFinished, GameNotFound, InvalidParameter
+from app.service.writes import Change as GameChange
+
+log = logging.getLogger("blef.ladder")
+
+BOARD_DEFAULT: Final = 20
+BOARD_MAX: Final = 100
+BOARD_OFFSET_MAX: Final = 10_000
+"""The furthest a board page may start (past the end, a page is empty)."""
+RECENT_GAMES: Final = 20
+
+
+class Results(LadderBase):
+    """Ratings and boards (see the module docstring)."""
+
+    def notice(self, change: GameChange) -> None:
+        """A listener of the game service: a game that has just finished may be rated."""
+        previous = change.previous
+        self.bell.ring(change.doc.game_uuid)
+        if change.doc.status == "Finished" and (previous is None or previous.status != "Finished"):
+            with self._lock:
+                self._finished.add(change.doc.game_uuid)
+            self.woken.set()
+
+    def settle(self, table_id: str) -> Result | None:
+        """Apply a finished rated game's result, once: read the stored game, place its
+        players by the order they went out, rate them, and write it all in one conditional
+        change. A repeat (a retry, a second clock, a crash before the answer) finds the
+        result already there and changes nothing. None while the game is not over."""
+        for _ in range(3):
+            table = self.store.table(table_id)
+            if table is None:
+                return None
+            if table.state != "playing" or table.game_uuid is None:
+                return self.store.result(table_id)
+            try:
+                record = self.games.record(table.game_uuid)
+            except GameNotFinished:
+                return None
+            except GameNotFound:
+                record = None  # expired before anyone settled it: void, nobody rated
+            result = self._result(table, table.game_uuid, record)
+            try:
+                self.store.settle(result)
+            except LadderConflict:
+                continue
+            metrics.count(metrics.LADDER_GAMES_SETTLED)
+            log.info("ladder_game_settled", extra={"pool": table.pool})
+            self.bell.ring(*(s.account_id for s in table.seats))
+            return result
+        return self.store.result(table_id)
+
+    def _result(self, table: Table, game_uuid: str, record: Body | None) -> Result:
+        if record is None:
+            return Result(table.table_id, game_uuid, table.pool, self.now)
+        by_seat = model.places_of(record)
+        seated = [p["nickname"] for p in record["players"]]
+        # The game seats its players in a shuffled order, and may show a reported player
+        # under an alias: each account's place is found by the name the game calls its
+        # player now (its own view's ``you``; a computer level's seat by its AI player's
+        # nickname), never by the order the table was formed in.
+        places = [by_seat[seated.index(self._name_in_game(game_uuid, s))] for s in table.seats]
+        rated = self._rated_seats(table)
+        seats = [s for s in table.seats if s.account_id in rated]
+        places = [p for s, p in zip(table.seats, places, strict=True) if s.account_id in rated]
+        before = [
+            self.store.rating(s.account_id, table.pool) or model.initial(s.account_id, table.pool)
+            for s in seats
+        ]
+        after = model.rate(before, places) if seats else []
+        changes = tuple(
+            Change(s.account_id, s.handle, place, b, a)
+            for s, place, b, a in zip(seats, places, before, after, strict=True)
+        )
+        return Result(table.table_id, game_uuid, table.pool, self.now, changes)
+
+    def _name_in_game(self, game_uuid: str, seat: Seat) -> str:
+        if seat.ai_nickname is not None:
+            return seat.ai_nickname
+        if seat.player_uuid is None:
+            return seat.handle
+        you: str = self.games.state(game_uuid, seat.player_uuid).body["you"]
+        return you
+
+    def _rated_seats(self, table: Table) -> set[str]:
+        """The accounts rated in ``table``'s game: all, but for any pair that has already
+        shared :data:`~app.ladder.bots.PAIR_LIMIT` settled tables in the last 24 hours;
+        both of such a pair are left unrated (the others are rated among themselves by
+        their places), and nobody is rated if fewer than two are left."""
+        since = self.now - bots.PAIR_WINDOW_SECONDS
+        ids = [s.account_id for s in table.seats]
+        over: set[str] = set()
+        for i, first in enumerate(ids):
+            for second in ids[i + 1 :]:
+                if self.store.games_together(first, second, since) >= bots.PAIR_LIMIT:
+                    over |= {first, second}
+        rated = set(ids) - over
+        return rated if len(rated) >= 2 else set()
+
+    def settle_finished(self, everything: bool = False) -> int:
+        """Settle the games heard to have finished (every open table's, with
+        ``everything``); returns how many were settled."""
+        with self._lock:
+            finished, self._finished = self._finished, set()
+        settled = 0
+        for table in self.store.open_tables():
+            if table.state == "playing" and (everything or table.game_uuid in finished):
+                settled += self.settle(table.table_id) is not None
+        return settled
+
+    def settle_game(self, game_uuid: str) -> Result | None:
+        """Settle the rated game ``game_uuid`` (a clock heard it finish); None if it is not
+        a rated game, or not over."""
+        table = self.store.table_of_game(game_uuid)
+        return None if table is None else self.settle(table.table_id)
+
+    def leaderboard(
+        self, pool_name: object, limit: object, secret: str | None, offset: object = None
+    ) -> Body:
+        """A page of the pool's board: ``limit`` rows from row ``offset`` (0 the best), each
+        with its rank: 1 + how many rate strictly higher, so that equal ratings share a rank
+        (1, 2, 2, 4), on every page alike. ``next_offset`` when there is more."""
+        pool = pool_named(pool_name)
+        count = _limit(limit)
+        start = _offset(offset)
+        page = self.store.leaderboard_page(pool.name, start, count + 1)
+        rows: list[Body] = []
+        previous: float | None = None
+        rank = 0
+        for i, (account, rating) in enumerate(page[:count]):
+            score = rating.mu - 3 * rating.sigma
+            if previous is None or score != previous:
+                # the first row of a page asks the store; later ones follow from the row above
+                rank = start + i + 1 if i else self.store.rank(account.account_id, pool.name) or 1
+            previous = score
+            rows.append(
+                {
+                    "rank": rank,
+                    "handle": account.handle,
+                    "bot": account.bot,
+                    **rating_body(rating),
+                }
+            )
+        body: Body = {"pool": pool.name, "title": pool.title, "offset": start, "players": rows}
+        if len(page) > count and start + count <= BOARD_OFFSET_MAX:
+            body["next_offset"] = start + count
+        if secret is not None:
+            account = self.authenticate(secret)
+            mine = self.store.rating(account.account_id, pool.name)
+            body["you"] = {
+                "handle": account.handle,
+                "bot": account.bot,
+                "rank": self.store.rank(account.account_id, pool.name),
+                **(rating_body(mine) if mine is not None else {"rated": False}),
+            }
+        return body
+
+    def profile(self, handle: object) -> Body:
+        key = handle.casefold() if isinstance(handle, str) else ""
+        account = self.store.account_by_handle(key) if key else None
+        if account is None:
+            raise UnknownHandle("handle", handle, "No account has this handle")
+        ratings = [
+            {
+                "pool": r.pool,
+                "rank": self.store.rank(account.account_id, r.pool),
+                **rating_body(r),
+            }
+            for r in self.store.ratings(account.account_id)
+        ]
+        games = [
+            {
+                "game_uuid": result.game_uuid,
+                "pool": result.pool,
+                "settled_at": result.settled_at,
+                "players": [c.handle for c in sorted(result.changes, key=lambda c: c.place)],
+                **own_change(result, account.account_id),
+            }
+            for result in self.store.history(account.account_id, RECENT_GAMES)
+        ]
+        body: Body = {"handle": account.handle, "bot": account.bot}
+        level = _level_of(account)
+        if level is not None:
+            body["level"] = level.name
+        return {**body, "ratings": ratings, "games": games}
+
+
+def _limit(value: object) -> int:
+    if value is None:
+        return BOARD_DEFAULT
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= BOARD_MAX:
+        return value
+    raise InvalidParameter("limit", value, f"Must be an integer between 1 and {BOARD_MAX}")
+
+
+def _offset(value: object) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= BOARD_OFFSET_MAX:
+        return value
+    raise InvalidParameter("offset", value, f"Must be an integer between 0 and {BOARD_OFFSET_MAX}")
+
+
+def _level_of(account: Account) -> bots.Level | None:
+    return next(
+        (lv for lv in bots.LEVELS if account.agent is not None and lv.agent == account.agent), None
+    )
