@@ -112,6 +112,7 @@ BEARER_ONLY = frozenset(
                 "set-max-cards",
                 "react",
                 "report",
+                "move-seat",
             )
         ),
     }

@@ -103,7 +103,7 @@ def test_many_players_joining_at_once_over_http_lose_no_one_and_never_exceed_eig
 ) -> None:
     for trial in range(TRIALS):
         log = new_game(http, [], start=False)
-        names = [f"t{trial}p{i}" for i in range(JOINERS)]
+        names = [f"Racer_{trial}_{i}" for i in range(JOINERS)]  # (no leet reading of a rude word)
         requests: list[Request] = [
             ("GET", f"/games/{log.game_uuid}/join", {"params": {"nickname": n}})
             if i % 2

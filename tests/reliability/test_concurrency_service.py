@@ -31,7 +31,7 @@ def test_many_players_joining_one_game_at_once_lose_no_one_and_never_exceed_eigh
 ) -> None:
     for trial in range(TRIALS):
         game = any_service.create_game()["game_uuid"]
-        names = [f"t{trial}p{i}" for i in range(JOINERS)]
+        names = [f"Racer_{trial}_{i}" for i in range(JOINERS)]  # (no leet reading of a rude word)
         outcomes = race([partial(call, partial(any_service.join, game, n)) for n in names])
 
         joined = {
