@@ -16,7 +16,7 @@ queue (app/clock/aws.py) instead of ``blef serve``'s thread.
     EventBridge, every minute ──> Sweeper: stale forming tables released, every open
         table's finished game settled, a match, and a later look while anyone waits
 
-Windows widen with time (app/ladder/service.py), so someone must look again while people
+Windows widen with time (app/ladder/queue.py), so someone must look again while people
 wait: the delayed message is that look, and the sweeper is the net under a lost message.
 A message delivered twice does nothing the second time (a claim is conditional on each
 account's ticket, a settlement on the table's state and each rating's games count).

@@ -10,6 +10,7 @@ from typing import Final
 from app.ladder import bots
 from app.ladder.base import Body, LadderBase, secret_hash
 from app.ladder.errors import AccountBusy, HandleTaken, TooManyAccounts, UnknownAccount
+from app.ladder.handles import look_key
 from app.ladder.store import QUEUED, SEATED, Account, LadderConflict
 from app.service import parse
 from app.service.errors import InvalidParameter, MissingParameter
@@ -42,6 +43,7 @@ class Accounts(LadderBase):
             account_id=self._new_id(),
             handle=name,
             handle_key=name.casefold(),
+            look_key=look_key(name),
             secret_hash=secret_hash(secret),
             created_at=self.now,
         )

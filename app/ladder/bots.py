@@ -2,12 +2,15 @@
 their reserved handles, the events cursor, the repeated-pairing rule's numbers, and the bell
 that wakes a waiting events poll.
 
-Plain values and the standard library: the ladder's service (app/ladder/service.py, its
-"bots" sections) uses them, and the routes wait on :class:`Bell`.
+Plain values and the standard library: the ladder's use cases (app/ladder/bots_and_events.py,
+queue.py) use them, and the routes wait on :class:`Bell`.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 import threading
 from collections.abc import Callable, Iterable
@@ -63,7 +66,15 @@ yet told."""
 
 
 def refuse_reserved(handle: str) -> None:
-    if handle.casefold().startswith(RESERVED_PREFIX):
+    """Refuse a handle that starts with :data:`RESERVED_PREFIX` in any case, or that looks
+    like a computer level's (app/ladder/handles.py: full-width or Cyrillic letters, a small
+    L for the I)."""
+    from app.ladder.handles import look_key  # noqa: PLC0415 (the table loads on first use)
+
+    looks = look_key(handle)
+    if handle.casefold().startswith(RESERVED_PREFIX) or any(
+        looks == look_key(level.handle) for level in LEVELS
+    ):
         raise ReservedHandle(
             "handle", handle, "Handles starting with AI_ are the computer levels' own"
         )
@@ -76,22 +87,41 @@ def refuse_reserved(handle: str) -> None:
 class Cursor:
     """What a poller has been told: the newest game over (its table), the newest game
     started (its table), and the version of that game at which it was told it is to move
-    (0: not yet)."""
+    (0: not yet). Sent signed for one account (:func:`cursor_key`): a cursor is only taken
+    back from the account it was given to."""
 
     over: str | None = None
     table: str | None = None
     turn: int = 0
 
-    def encode(self) -> str:
-        return f"{self.over or '-'}.{self.table or '-'}.{self.turn}"
+    def encode(self, key: bytes) -> str:
+        body = f"{self.over or '-'}.{self.table or '-'}.{self.turn}"
+        return f"{body}.{_tag(key, body)}"
+
+
+def cursor_key(account_id: str, secret_hash: str, created_at: float) -> bytes:
+    """The key an account's cursors are signed with, derived from the account's stored
+    data (its id, the stored hash of its first secret and its creation time), so that every
+    process signs alike and a cursor signed for one account fails for every other. (Its
+    holder could work out its own key from what it knows: that would let it forge cursors
+    for itself alone, which tell it nothing it may not poll for.)"""
+    material = "\0".join(("blef-events-cursor", account_id, secret_hash, repr(float(created_at))))
+    return hashlib.sha256(material.encode()).digest()
+
+
+def _tag(key: bytes, body: str) -> str:
+    """HMAC-SHA256 of the cursor's body, its first 128 bits in base64url."""
+    digest = hmac.new(key, body.encode(), hashlib.sha256).digest()[:16]
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 _ID = r"(-|[A-Za-z0-9_]{1,64})"
-_CURSOR = re.compile(rf"{_ID}\.{_ID}\.(0|[1-9][0-9]{{0,8}})")
+_CURSOR = re.compile(rf"({_ID}\.{_ID}\.(0|[1-9][0-9]{{0,8}}))\.([A-Za-z0-9_-]{{22}})")
 
 
-def parse_cursor(value: object) -> Cursor | None:
-    """The cursor a poll sends back (None: the first poll), or :class:`InvalidCursor`."""
+def parse_cursor(value: object, key: bytes) -> Cursor | None:
+    """The cursor a poll sends back (None: the first poll), or :class:`InvalidCursor`:
+    malformed, or not one the service gave the account whose ``key`` it is."""
     if value is None:
         return None
     match = _CURSOR.fullmatch(value) if isinstance(value, str) else None
@@ -99,7 +129,14 @@ def parse_cursor(value: object) -> Cursor | None:
         raise InvalidCursor(
             "after", value, "Send back the cursor of your last answer (or none at first)"
         )
-    over, table, turn = match.groups()
+    body, over, table, turn, tag = match.groups()
+    if not hmac.compare_digest(tag, _tag(key, body)):
+        raise InvalidCursor(
+            "after",
+            value,
+            "This cursor was not given to this account: send back the cursor of your last"
+            " answer (or none at first)",
+        )
     return Cursor(None if over == "-" else over, None if table == "-" else table, int(turn))
 
 

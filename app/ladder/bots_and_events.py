@@ -9,6 +9,7 @@ import logging
 from app.ladder import bots
 from app.ladder.base import Body, LadderBase, own_change, rating_body
 from app.ladder.errors import CannotBecomeBot
+from app.ladder.handles import look_key
 from app.ladder.pools import POOLS
 from app.ladder.store import SEATED, Account, LadderConflict, Result
 from app.service.errors import GameNotFound
@@ -71,6 +72,7 @@ class BotsAndEvents(LadderBase):
                 account_id=self._new_id(),
                 handle=level.handle,
                 handle_key=key,
+                look_key=look_key(level.handle),
                 secret_hash="none:" + self._new_secret(),  # no secret hashes to this
                 created_at=self.now,
                 bot=True,
@@ -95,7 +97,8 @@ class BotsAndEvents(LadderBase):
         not been told. Returns ``events``, the next ``cursor`` and ``wait_on``: the keys
         of the bell a waiting poll listens on (left out of the HTTP answer)."""
         account = self.authenticate(secret)
-        cursor = bots.parse_cursor(after)
+        key = bots.cursor_key(account.account_id, account.secret_hash, account.created_at)
+        cursor = bots.parse_cursor(after, key)
         history = self.store.history(account.account_id, bots.EVENT_HISTORY)
         newest = history[0].table_id if history else None
         events: list[Body] = []
@@ -147,7 +150,7 @@ class BotsAndEvents(LadderBase):
                         }
                     )
         nxt = bots.Cursor(newest or cursor.over, table_id, turn)
-        return {"events": events, "cursor": nxt.encode(), "wait_on": wait_on}
+        return {"events": events, "cursor": nxt.encode(key), "wait_on": wait_on}
 
 
 def _game_over(result: Result, account_id: str) -> Body:

@@ -7,13 +7,19 @@ The skeleton follows TR39's definition (section 4): the handle in NFD, each char
 replaced by its prototype in Unicode's table of confusables, NFD again. The table is the one
 the ``confusable_homoglyphs`` package keeps (pinned in pyproject.toml), loaded on the first
 handle made, never at import. That package stores each pair of the table both ways: a
-character with one look-alike maps to it, one with several is itself a prototype. The look
-key is the skeleton of the case-folded skeleton (``AI`` and ``al`` look alike once the ``I``
-is an ``l``), so a handle whose key matches a taken one is refused whatever its case.
+character with one look-alike maps to it, one with several is itself a prototype.
+
+The look key is the skeleton of the handle in capitals, case-folded, skeletoned again: in
+capitals ``I`` is an ``l`` (so ``AI``, ``Al``, ``A1`` and ``al`` share a key), and folding
+after the skeleton keeps ``Kasia`` and ``KASIA`` together. A handle whose key matches a
+taken one is refused whatever its case. What looks alike only in small letters (``rn``
+and ``m``) is not caught: the capitals decide.
 
 >>> look_key("AI_Easy") == look_key("Al_Easy") == look_key("ＡＩ_Easy")
 True
 >>> look_key("AI_Easy") == look_key("\\u0410I_Easy")  # a Cyrillic A
+True
+>>> look_key("Kasia") == look_key("KASlA") == look_key("K\\u0430sia")
 True
 >>> look_key("Bolek") == look_key("Lolek")
 False
@@ -64,4 +70,4 @@ def skeleton(text: str) -> str:
 def look_key(handle: str) -> str:
     """What a handle looks like, whatever its case: two handles with one look key are
     confusable (see the module docstring)."""
-    return skeleton(skeleton(unicodedata.normalize("NFKC", handle)).casefold())
+    return skeleton(skeleton(unicodedata.normalize("NFKC", handle).upper()).casefold())

@@ -207,11 +207,8 @@ class Queue(LadderBase):
         for seat in others:
             agent = agents.get(seat.account_id)
             if agent is not None:
-                said = str(self.games.invite_ai(game_uuid, admin, agent)["message"])
-                nickname = said.removesuffix(" joined the game")
-                if nickname == said or " " in nickname:
-                    raise RuntimeError(f"unexpected answer to an AI invitation: {said!r}")
-                seats.append(replace(seat, ai_nickname=nickname))
+                self.games.invite_ai(game_uuid, admin, agent)
+                seats.append(replace(seat, agent=agent))
                 continue
             joined = self.games.join(game_uuid, seat.handle)
             seats.append(replace(seat, player_uuid=joined["player_uuid"]))

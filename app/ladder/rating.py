@@ -1,4 +1,4 @@
-"""The rating model and the order a rated game's players went out.
+"""The rating model.
 
 OpenSkill's Plackett-Luce model (``openskill`` 6.x, its defaults: mu 25, sigma 25/3, beta
 25/6, tau 25/300, kappa 0.0001), one rating per account per pool; the boards sort by the
@@ -9,7 +9,7 @@ games in a pool. The library is imported on the first rating, never at import.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from app.ladder.store import Rating
 
@@ -42,31 +42,3 @@ def rate(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
         Rating(r.account_id, r.pool, float(team[0].mu), float(team[0].sigma), r.games + 1)
         for r, team in zip(before, rated, strict=True)
     ]
-
-
-def places_of(record: dict[str, Any]) -> list[int]:
-    """Each seat's place in a finished game, from its record (app/service reading's
-    ``record``: the rounds as they ended, seats in order): a player goes out in the round
-    whose lost-round event (89) is theirs and after which they hold no card (a check lost
-    past the maximum, a timeout past it, a resignation or a removal alike); the last out is
-    second, the one left the winner. Seats are positions, so a nickname hidden after a
-    report (shown under an alias) still counts for its seat."""
-    players = record["players"]
-    n = len(players)
-    rounds = record["rounds"]
-    out: list[int] = []
-    for i, round_ in enumerate(rounds):
-        seats = [p["nickname"] for p in round_["players"]]
-        loser = seats.index(round_["loser"])
-        final = i == len(rounds) - 1
-        went_out = final or int(rounds[i + 1]["players"][loser]["n_cards"]) == 0
-        if went_out and loser not in out:
-            out.append(loser)
-    places = [0] * n
-    for k, seat in enumerate(out):
-        places[seat] = n - k
-    remaining = [s for s in range(n) if s not in out]
-    if len(remaining) != 1:
-        raise ValueError(f"a finished game leaves one player; this record leaves {remaining}")
-    places[remaining[0]] = 1
-    return places

@@ -14,6 +14,7 @@ from app.ladder.pools import pool_named
 from app.ladder.store import Account, Change, LadderConflict, Result, Seat, Table
 from app.observability import metrics
 from app.service.errors import GameNotFinished, GameNotFound, InvalidParameter
+from app.service.finished import TableFinished
 from app.service.writes import Change as GameChange
 
 log = logging.getLogger("blef.ladder")
@@ -49,12 +50,12 @@ class Results(LadderBase):
             if table.state != "playing" or table.game_uuid is None:
                 return self.store.result(table_id)
             try:
-                record = self.games.record(table.game_uuid)
+                finished: TableFinished | None = self.games.finished(table.game_uuid)
             except GameNotFinished:
                 return None
             except GameNotFound:
-                record = None  # expired before anyone settled it: void, nobody rated
-            result = self._result(table, table.game_uuid, record)
+                finished = None  # expired before anyone settled it: void, nobody rated
+            result = self._result(table, table.game_uuid, finished)
             try:
                 self.store.settle(result)
             except LadderConflict:
@@ -65,16 +66,13 @@ class Results(LadderBase):
             return result
         return self.store.result(table_id)
 
-    def _result(self, table: Table, game_uuid: str, record: Body | None) -> Result:
-        if record is None:
+    def _result(self, table: Table, game_uuid: str, finished: TableFinished | None) -> Result:
+        if finished is None:
             return Result(table.table_id, game_uuid, table.pool, self.now)
-        by_seat = model.places_of(record)
-        seated = [p["nickname"] for p in record["players"]]
-        # The game seats its players in a shuffled order, and may show a reported player
-        # under an alias: each account's place is found by the name the game calls its
-        # player now (its own view's ``you``; a computer level's seat by its AI player's
-        # nickname), never by the order the table was formed in.
-        places = [by_seat[seated.index(self._name_in_game(game_uuid, s))] for s in table.seats]
+        # The game seats its players in a shuffled order: each account's place is found by
+        # who sat there (a person by the player UUID the table was given, a computer level
+        # by its agent), never by the order the table was formed in, nor by a name.
+        places = [_place_of(finished, s) for s in table.seats]
         rated = self._rated_seats(table)
         seats = [s for s in table.seats if s.account_id in rated]
         places = [p for s, p in zip(table.seats, places, strict=True) if s.account_id in rated]
@@ -88,14 +86,6 @@ class Results(LadderBase):
             for s, place, b, a in zip(seats, places, before, after, strict=True)
         )
         return Result(table.table_id, game_uuid, table.pool, self.now, changes)
-
-    def _name_in_game(self, game_uuid: str, seat: Seat) -> str:
-        if seat.ai_nickname is not None:
-            return seat.ai_nickname
-        if seat.player_uuid is None:
-            return seat.handle
-        you: str = self.games.state(game_uuid, seat.player_uuid).body["you"]
-        return you
 
     def _rated_seats(self, table: Table) -> set[str]:
         """The accounts rated in ``table``'s game: all, but for any pair that has already
@@ -198,6 +188,19 @@ class Results(LadderBase):
         if level is not None:
             body["level"] = level.name
         return {**body, "ratings": ratings, "games": games}
+
+
+def _place_of(finished: TableFinished, seat: Seat) -> int:
+    """The place ``seat`` took: a person's by its player UUID, a computer level's by the
+    agent of the level whose handle it is (each level sits at most once at a table)."""
+    if seat.player_uuid is not None:
+        found = [s.place for s in finished.seats if s.player_uuid == seat.player_uuid]
+    else:
+        agent = next((lv.agent for lv in bots.LEVELS if lv.handle == seat.handle), seat.agent)
+        found = [s.place for s in finished.seats if s.agent is not None and s.agent == agent]
+    if len(found) != 1:
+        raise ValueError(f"seat {seat.account_id} is not at game {finished.game_uuid} once")
+    return found[0]
 
 
 def _limit(value: object) -> int:

@@ -51,6 +51,10 @@ class Account:
     fill_at: float | None = None
     """While queued: when the account allows the matcher to fill its table with computer
     levels (None: never)."""
+    look_key: str | None = None
+    """What the handle looks like (app/ladder/handles.py): unique like ``handle_key``, so
+    that no handle passes for another with look-alike letters (None: an account made
+    before look keys, which no store then holds to it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +109,10 @@ class Seat:
     handle: str
     player_uuid: str | None = None
     """The seat's secret in the game: told to its account only, never listed."""
-    ai_nickname: str | None = None
-    """A computer level's seat: the game's AI player's nickname (its place is found by it);
-    such a seat has no player UUID."""
+    agent: str | None = None
+    """A computer level's seat: the agent its AI player plays with (its place is found by
+    it); such a seat has no player UUID. (A table stored before this field held the AI
+    player's nickname here: only whether it is set counts.)"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +169,8 @@ class AccountStore(Protocol):
     allowances shared by every process, deletion."""
 
     def create_account(self, account: Account) -> None:
-        """Store a new account; :class:`LadderConflict` if its handle key is taken."""
+        """Store a new account; :class:`LadderConflict` if its handle key, or its look key,
+        is taken."""
 
     def account_by_secret(self, secret_hash: str) -> Account | None: ...
 

@@ -16,7 +16,7 @@ app/entrypoints/metrics.py and from the API's error answers by app/api/errors.py
   ``Timeouts`` (a human's move deadline passed: the clock took the round from them);
 - ``ClockLateness`` (unit Seconds, one value per AI move and timeout): how long after
   its due time the clock made it;
-- the ladder (app/ladder/service.py, app/clock/ladder.py): ``LadderTablesFormed``,
+- the ladder (app/ladder/queue.py, results.py, app/clock/ladder.py): ``LadderTablesFormed``,
   ``LadderGamesSettled``, ``LadderMatchErrors`` (a join's or a look's matcher raised, or a
   table's game could not be made), ``LadderSettleFailures`` (a settlement raised);
   ``LadderQueueWait`` (Seconds, one value per account seated: how long it waited) and

@@ -16,11 +16,13 @@ from app.service.errors import (
     GameNotFound,
     InvalidParameter,
 )
+from app.service.finished import FinishedSeat, TableFinished
 from app.service.responses import current_state, list_entry, record_body, snapshot_body
 from app.service.writes import Body
 from app.store.base import GameDoc
 from engine import errors as rules
 from engine.game import Game, Status
+from engine.records import RoundRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,33 @@ class Reading(UseCases):
             raise GameNotFinished
         rounds = self.store.load_rounds(doc.game_uuid)
         return record_body(doc, [s.data for s in rounds])
+
+    def finished(self, game_uuid: str) -> TableFinished:
+        """A finished game as the ladder needs it: each seat's place (Blef's rule: the
+        order its players went out, engine/standings.py) with who sat there (a person's
+        player UUID, an AI player's agent). :class:`GameNotFinished` while it runs."""
+        from engine.standings import blef_result  # noqa: PLC0415 (the ladder's use only)
+
+        doc = self.writes.load(parse.game_uuid(game_uuid))
+        if doc.status != Status.FINISHED.value:
+            raise GameNotFinished
+        rounds = [RoundRecord.from_dict(s.data) for s in self.store.load_rounds(doc.game_uuid)]
+        places = blef_result(rounds).places
+        facts = doc.facts
+        return TableFinished(
+            "blef",
+            doc.game_uuid,
+            tuple(
+                FinishedSeat(
+                    place,
+                    None if agent is not None else doc.player_uuids.get(nickname),
+                    agent,
+                )
+                for place, nickname, agent in zip(
+                    places, facts.nicknames, facts.ai_agents, strict=True
+                )
+            ),
+        )
 
     def odds(self, game_uuid: str, player_uuid: str | None) -> Body:
         """The probability aid for the player ``player_uuid`` names, from what they see.

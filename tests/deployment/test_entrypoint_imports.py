@@ -25,6 +25,7 @@ EVERYWHERE = (
     "engine.agents",
     "glin_profanity",
     "openskill",
+    "confusable_homoglyphs",
     "app.ladder",
 )
 FORBIDDEN = {
@@ -46,6 +47,7 @@ AFTER_BUILD = {
         "engine.probability",
         "glin_profanity",  # the nickname filter loads on the first join, not at cold start
         "openskill",  # the rating model loads on the first rated result
+        "confusable_homoglyphs",  # the table of look-alikes on the first handle made
         "app.ladder.service",  # the ladder on its first request
     ),
 }

@@ -175,7 +175,7 @@ def game(
         state="playing",
         game_uuid=f"g-{table_id}",
         seats=tuple(
-            replace(s, player_uuid=f"p-{s.account_id}") if s.ai_nickname is None else s
+            replace(s, player_uuid=f"p-{s.account_id}") if s.agent is None else s
             for s in table.seats
         ),
     )

@@ -13,7 +13,8 @@ from app.ladder.service import Ladder
 from app.ladder.store import LadderStore
 from app.service import GameService
 from app.service.errors import InvalidParameter
-from tests.ladder.test_store_contract_devices import account, rated
+from tests.ladder.contract import named as account
+from tests.ladder.contract import rated
 from tests.support.clock import FakeClock
 from tests.support.ladder_memory import LadderMemory
 from tests.support.memory_store import MemoryStore

@@ -97,6 +97,27 @@ def test_the_computer_levels_handles_are_reserved(ladder: Ladder, handle: str) -
         ladder.create_account(handle)
 
 
+@pytest.mark.parametrize(
+    "handle",
+    [
+        "\uff21\uff29_Easy",  # full-width A and I
+        "\u0410I_Beginner",  # a Cyrillic A
+        "Al_Medium",  # a small L for the I
+        "A\u04c0_Hard",  # a Cyrillic palochka for the I
+        "\u0410\u04c0_\u041dard",  # Cyrillic A, palochka and En
+    ],
+)
+def test_a_look_alike_of_a_computer_levels_handle_is_reserved(ladder: Ladder, handle: str) -> None:
+    with pytest.raises(ReservedHandle) as refused:
+        ladder.create_account(handle)
+    assert refused.value.code == "reserved_handle"
+
+
+@pytest.mark.parametrize("handle", ["Al_Capone", "Alice", "Aida", "Kai_Easy"])
+def test_a_handle_that_only_resembles_a_levels_prefix_is_free(ladder: Ladder, handle: str) -> None:
+    assert ladder.create_account(handle)["handle"] == handle
+
+
 # ------------------------------------------------------------------ events
 
 
@@ -182,10 +203,27 @@ def test_a_forged_cursor_naming_another_accounts_table_tells_nothing_of_it(
     status = ladder.queue_status(secrets["Bolek"])
     games.resign(status["game_uuid"], status["player_uuid"])
     ladder.tick()
+    tag = "A" * 22
     for forged in (f"-.{table.table_id}.0", f"{table.table_id}.{table.table_id}.5", "x.y.1"):
-        answer = ladder.events(secrets["Eve"], forged)
-        assert answer["events"] == []
-        assert status["game_uuid"] not in str(answer)
+        for cursor in (forged, f"{forged}.{tag}"):
+            with pytest.raises(InvalidCursor) as refused:
+                ladder.events(secrets["Eve"], cursor)
+            assert status["game_uuid"] not in str(refused.value.__dict__)
+
+
+def test_a_cursor_given_to_another_account_is_refused(ladder: Ladder, games: GameService) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek", "Eve")
+    before = ladder.events(secrets["Ania"], None)["cursor"]
+    for handle in ("Ania", "Bolek"):
+        ladder.join_queue(secrets[handle], TWO)
+    ladder.match()
+    status = ladder.queue_status(secrets["Bolek"])
+    games.resign(status["game_uuid"], status["player_uuid"])
+    ladder.tick()
+    with pytest.raises(InvalidCursor):
+        ladder.events(secrets["Eve"], before)  # Ania's cursor: would replay her game
+    told = ladder.events(secrets["Ania"], before)["events"]
+    assert [e["type"] for e in told] == ["game_over"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
@@ -201,11 +239,31 @@ def test_a_forged_cursor_naming_another_accounts_table_tells_nothing_of_it(
     )
 )
 def test_a_cursor_the_service_did_not_give_is_refused_by_name(after: object) -> None:
-    if isinstance(after, str) and bots._CURSOR.fullmatch(after):
-        return  # a well-formed cursor (tested above: it tells nothing of others)
     with pytest.raises(InvalidCursor) as refused:
-        bots.parse_cursor(after)
+        bots.parse_cursor(after, bots.cursor_key("acct", "sha256:x", 1.0))
     assert refused.value.code == "invalid_cursor"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    over=st.one_of(st.none(), st.from_regex(r"[A-Za-z0-9_]{1,64}", fullmatch=True)),
+    table=st.one_of(st.none(), st.from_regex(r"[A-Za-z0-9_]{1,64}", fullmatch=True)),
+    turn=st.integers(0, 999_999_999),
+)
+def test_a_cursor_is_taken_back_from_its_account_only(
+    over: str | None, table: str | None, turn: int
+) -> None:
+    mine = bots.cursor_key("acct1", "sha256:one", 1.5)
+    theirs = bots.cursor_key("acct2", "sha256:two", 1.5)
+    cursor = bots.Cursor(over, table, turn)
+    text = cursor.encode(mine)
+    assert bots.parse_cursor(text, mine) == cursor
+    with pytest.raises(InvalidCursor):
+        bots.parse_cursor(text, theirs)
+    body, _, tag = text.rpartition(".")
+    forged = f"{body}.{'A' * len(tag)}" if tag != "A" * len(tag) else f"{body}.{'B' * len(tag)}"
+    with pytest.raises(InvalidCursor):
+        bots.parse_cursor(forged, mine)
 
 
 def test_the_bell_rings_a_waiting_poll_when_its_account_is_seated_or_its_game_moves(
@@ -248,12 +306,13 @@ def test_a_person_who_allows_filling_is_seated_with_a_computer_level_after_their
     (table,) = ladder.store.open_tables()
     assert table.seats[0].handle == "Ania"
     level = table.seats[1]
-    assert level.player_uuid is None and level.ai_nickname and level.handle.startswith("AI_")
+    assert level.player_uuid is None and level.agent and level.handle.startswith("AI_")
     overs = play_from_events(ladder, games, {"Ania": secret})
     record = games.record(table.game_uuid or "")
     (result,) = ladder.store.results(TWO)
     places = {c.handle: c.place for c in result.changes}
-    ai_won = record["winner"] == level.ai_nickname
+    (ai,) = [p["nickname"] for p in record["players"] if p.get("ai_agent") == level.agent]
+    ai_won = record["winner"] == ai
     assert places == {"Ania": 2 if ai_won else 1, level.handle: 1 if ai_won else 2}
     assert overs["Ania"]["place"] == places["Ania"]
     listed = {lv["handle"]: lv for lv in ladder.levels()}
@@ -271,7 +330,7 @@ def test_the_many_player_pool_is_filled_with_two_different_levels(
     (table,) = ladder.store.open_tables()
     ids = [s.account_id for s in table.seats]
     assert len(ids) == 3 == len(set(ids))
-    assert all(s.ai_nickname for s in table.seats[1:])
+    assert all(s.agent for s in table.seats[1:])
 
 
 def test_people_who_did_not_allow_filling_are_never_seated_with_computers(
@@ -343,3 +402,51 @@ def test_past_the_daily_limit_a_pairs_games_are_played_but_not_rated(
     assert rating is not None and rating.games == bots.PAIR_LIMIT
     fake.advance(bots.PAIR_WINDOW_SECONDS)
     assert one_game()["place"] == 1  # a day later: rated again
+
+
+def test_the_ladder_settles_from_the_finished_value_without_reading_anyones_view(
+    ladder: Ladder, games: GameService, fake: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ladder learns places from the service's typed ``finished`` answer, never from a
+    player's view."""
+    secret = ladder.create_account("Ania")["secret"]
+    ladder.join_queue(secret, TWO, 0)
+    ladder.match()
+    (table,) = ladder.store.open_tables()
+    status = ladder.queue_status(secret)
+    games.resign(status["game_uuid"], status["player_uuid"])
+
+    def no_view(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the ladder read a player's view to settle")
+
+    monkeypatch.setattr(games, "state", no_view)
+    ladder.tick()
+    (result,) = ladder.store.results(TWO)
+    assert {c.handle: c.place for c in result.changes} == {"Ania": 2, table.seats[1].handle: 1}
+    finished = games.finished(table.game_uuid or "")
+    assert finished.kind == "blef" and finished.game_uuid == table.game_uuid
+    people = [s for s in finished.seats if s.player_uuid is not None]
+    assert [s.player_uuid for s in people] == [status["player_uuid"]]
+    assert [s.agent for s in finished.seats if s.agent is not None] == [table.seats[1].agent]
+
+
+def test_a_level_invited_whatever_the_invitations_words_sits_and_is_placed(
+    ladder: Ladder, games: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    invite = games.invite_ai
+
+    def reworded(*args: object, **kwargs: object) -> dict[str, object]:
+        invite(*args, **kwargs)  # type: ignore[arg-type]
+        return {"message": "Witaj przy stole"}
+
+    monkeypatch.setattr(games, "invite_ai", reworded)
+    secret = ladder.create_account("Ania")["secret"]
+    ladder.join_queue(secret, TWO, 0)
+    ladder.match()
+    (table,) = ladder.store.open_tables()
+    assert table.state == "playing" and table.seats[1].agent is not None
+    status = ladder.queue_status(secret)
+    games.resign(status["game_uuid"], status["player_uuid"])
+    ladder.tick()
+    (result,) = ladder.store.results(TWO)
+    assert sorted(c.place for c in result.changes) == [1, 2]

@@ -155,6 +155,24 @@ def test_a_malformed_cursor_or_wait_is_refused_with_a_reason(
     assert refused.json()["code"] in ("invalid_request", "invalid_cursor")
 
 
+def test_a_well_formed_cursor_not_given_to_the_account_is_400_invalid_cursor(
+    http: TestClient,
+) -> None:
+    robo, eve = account(http, "Robo"), account(http, "Eve")
+    first = http.get("/ladder/events", params={"wait": 0}, headers=bearer(robo)).json()
+    body = first["cursor"].rpartition(".")[0]
+    for cursor in (f"{body}.{'A' * 22}", "-.-.0." + "B" * 22, first["cursor"]):
+        refused = http.get(
+            "/ladder/events", params={"wait": 0, "after": cursor}, headers=bearer(eve)
+        )
+        assert refused.status_code == 400
+        assert refused.json()["code"] == "invalid_cursor"
+    mine = http.get(
+        "/ladder/events", params={"wait": 0, "after": first["cursor"]}, headers=bearer(robo)
+    )
+    assert mine.status_code == 200 and mine.json()["events"] == []
+
+
 @pytest.mark.parametrize("fill", [-1, 301, 10**18, "30", 2.5, True, [1]])
 def test_a_fill_wait_out_of_bounds_is_refused_and_nobody_is_queued(
     http: TestClient, fill: object
@@ -197,8 +215,13 @@ def test_no_poll_tells_one_account_of_anothers_game(http: TestClient) -> None:
     ladder_of(http).match()
     (table,) = ladder_of(http).store.open_tables()
     seat = http.get("/ladder/queue", headers=bearer(ania)).json()
-    for after in (None, f"-.{table.table_id}.0", f"{table.table_id}.-.0"):
-        params = {"wait": 0} if after is None else {"wait": 0, "after": after}
-        seen = http.get("/ladder/events", params=params, headers=bearer(eve)).json()
-        assert seen["events"] == []
-        assert seat["game_uuid"] not in str(seen) and seat["player_uuid"] not in str(seen)
+    seen = http.get("/ladder/events", params={"wait": 0}, headers=bearer(eve)).json()
+    assert seen["events"] == []
+    assert seat["game_uuid"] not in str(seen) and seat["player_uuid"] not in str(seen)
+    tag = "A" * 22
+    for after in (f"-.{table.table_id}.0.{tag}", f"{table.table_id}.-.0.{tag}"):
+        refused = http.get(
+            "/ladder/events", params={"wait": 0, "after": after}, headers=bearer(eve)
+        )
+        assert refused.status_code == 400 and refused.json()["code"] == "invalid_cursor"
+        assert seat["game_uuid"] not in refused.text and seat["player_uuid"] not in refused.text

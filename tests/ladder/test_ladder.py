@@ -84,6 +84,28 @@ def test_a_handle_is_taken_in_any_case_and_refused_with_a_clear_error(ladder: La
         ladder.create_account("bARTEK")
 
 
+@pytest.mark.parametrize(
+    ("taken", "look_alike"),
+    [
+        ("Kasia", "K\u0430sia"),  # a Cyrillic a
+        ("Kasia", "\uff2basia"),  # a full-width K
+        ("Kasia", "KASlA"),  # upper case, a small L for the I
+        ("Bolek", "B\u043el\u0435k"),  # Cyrillic o and e
+    ],
+)
+def test_a_handle_that_looks_like_a_taken_one_is_refused(
+    ladder: Ladder, taken: str, look_alike: str
+) -> None:
+    ladder.create_account(taken)
+    with pytest.raises(HandleTaken):
+        ladder.create_account(look_alike)
+
+
+def test_handles_that_only_differ_by_look_alike_free_letters_stay_free(ladder: Ladder) -> None:
+    for handle in ("Kasia", "Kasja", "Basia", "Lolek", "Bolek"):
+        assert ladder.create_account(handle)["handle"] == handle
+
+
 @pytest.mark.parametrize("handle", ["", None, "9lives", "a b", "y" * 99, 7, "__y"])
 def test_a_handle_that_breaks_the_nickname_rules_is_refused_naming_handle(
     ladder: Ladder, handle: object

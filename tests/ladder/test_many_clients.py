@@ -148,7 +148,7 @@ def test_many_people_and_bots_from_several_addresses_are_seated_once_and_rated_o
             assert BY_NAME[pool].min_players <= len(ids) <= BY_NAME[pool].max_players
             tables += 1
             for seat in table.seats:
-                if seat.ai_nickname is None:  # a computer level sits at many tables at once
+                if seat.agent is None:  # a computer level sits at many tables at once
                     spans.setdefault(seat.account_id, []).append(
                         (table.formed_at, result.settled_at)
                     )
@@ -158,7 +158,7 @@ def test_many_people_and_bots_from_several_addresses_are_seated_once_and_rated_o
     (last,) = [r for r in store.results("standard-3-8") if r.game_uuid == filled]
     table = store.table(last.table_id)
     assert table is not None
-    assert sum(seat.ai_nickname is not None for seat in table.seats) == 2
+    assert sum(seat.agent is not None for seat in table.seats) == 2
     assert len(last.changes) == 3  # the person and both levels, rated
     for account_id, seen in spans.items():
         seen.sort()

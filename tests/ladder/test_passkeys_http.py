@@ -15,8 +15,8 @@ from app.api.main import create_app
 from app.config.settings import Settings
 from app.service import GameService
 from app.store.sqlite import SqliteStore
-from tests.ladder.test_store_contract_devices import account as stored_account
-from tests.ladder.test_store_contract_devices import rated
+from tests.ladder.contract import named as stored_account
+from tests.ladder.contract import rated
 from tests.support.authenticator import SoftAuthenticator, b64url
 
 ORIGIN = "https://blef.test"

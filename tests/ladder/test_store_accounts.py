@@ -57,6 +57,29 @@ def test_a_taken_handle_key_refuses_the_whole_account(store: LadderStore) -> Non
     assert store.account_by_handle("player1") == account(1)
 
 
+def test_a_taken_look_key_refuses_the_whole_account_until_its_owner_is_deleted(
+    store: LadderStore,
+) -> None:
+    first = replace(account(1, "Kasia"), look_key="kasia")
+    store.create_account(first)
+    twin = replace(account(2, "Kasla"), look_key="kasia")
+
+    with pytest.raises(LadderConflict):
+        store.create_account(twin)
+    assert store.account("acct002") is None
+    assert store.account_by_handle("kasla") is None
+    assert store.account("acct001") == first
+
+    store.delete_account("acct001")
+    store.create_account(twin)
+    assert store.account("acct002") == twin
+
+
+def test_accounts_without_a_look_key_never_collide_by_it(store: LadderStore) -> None:
+    make(store, 1, 2)
+    assert store.account("acct001") is not None and store.account("acct002") is not None
+
+
 def test_an_account_is_found_by_any_of_its_secrets_until_each_is_forgotten(
     ladder_store: LadderStore,
 ) -> None:

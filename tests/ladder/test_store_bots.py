@@ -126,7 +126,7 @@ def test_deleting_an_account_that_played_a_computer_level_keeps_the_levels_seat(
 
     table = ladder_store.table("tb")
     assert table is not None
-    assert [(s.handle, s.ai_nickname) for s in table.seats] == [
+    assert [(s.handle, s.agent) for s in table.seats] == [
         (DELETED_HANDLE, None),
         ("Level1", "AI Level1"),
     ]

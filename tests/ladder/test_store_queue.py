@@ -191,7 +191,7 @@ def test_a_computer_levels_seat_is_kept_and_its_account_never_queued_or_seated(
 
     table = ladder_store.table("tb")
     assert table is not None and table.state == "settled"
-    assert [(s.account_id, s.player_uuid, s.ai_nickname) for s in table.seats] == [
+    assert [(s.account_id, s.player_uuid, s.agent) for s in table.seats] == [
         (ania.account_id, f"p-{ania.account_id}", None),
         (computer.account_id, None, "AI Level1"),
     ]

@@ -54,8 +54,17 @@ def test_no_module_but_the_keys_module_spells_a_key_of_the_games_table() -> None
 
 
 LADDER_KEYS = APP / "store" / "dynamo" / "ladder_keys.py"
-LADDER_PREFIXES = ("ACCT#", "HANDLE#", "SECRET#", "PASSKEY#", "ALLOW#", "CHALLENGE#", "QUEUE#")
-LADDER_PREFIXES += ("TABLE#", "RATED#", "RESULTS#", "BOARD#", "MATCHER")
+LADDER_PREFIXES = (
+    "ACCT#",
+    "HANDLE#",
+    "LOOK#",
+    "SECRET#",
+    "PASSKEY#",
+    "ALLOW#",
+    "CHALLENGE#",
+    "QUEUE#",
+)
+LADDER_PREFIXES += ("QUEUE#", "TABLE#", "RATED#", "RESULTS#", "BOARD#", "MATCHER")
 
 
 def test_no_module_but_the_ladder_keys_module_spells_a_key_of_the_ladder_table() -> None:

@@ -1,5 +1,5 @@
 """The ladder store in memory, for the ladder's service tests; held to the same contract as
-LadderSqlite and LadderDynamo (tests/ladder/test_store_contract.py). One lock makes each
+LadderSqlite and LadderDynamo (tests/ladder/test_store_<section>.py). One lock makes each
 change atomic."""
 
 from __future__ import annotations
@@ -43,7 +43,11 @@ class LadderMemory:
 
     def create_account(self, account: Account) -> None:
         with self._lock:
-            if any(a.handle_key == account.handle_key for a in self._accounts.values()):
+            if any(
+                a.handle_key == account.handle_key
+                or (account.look_key is not None and a.look_key == account.look_key)
+                for a in self._accounts.values()
+            ):
                 raise LadderConflict("handle taken")
             if account.secret_hash in self._secrets:
                 raise LadderConflict("secret taken")

@@ -16,7 +16,8 @@ import httpx
 
 from app.ladder.sqlite.store import LadderSqlite
 from benchmarks.load import Server
-from tests.ladder.test_store_contract_devices import account, rated
+from tests.ladder.contract import named as account
+from tests.ladder.contract import rated
 from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"

@@ -29,6 +29,7 @@ from app.store.dynamo.ladder_keys import (
     allowance_key,
     challenge_key,
     handle_key_item,
+    look_key_item,
     passkey_key,
     result_key_of,
     secret_entry_key,
@@ -56,11 +57,21 @@ class AccountsDynamo(DynamoBase):
         }
         if account.agent is not None:
             item["agent"] = {"S": account.agent}
+        looks = []
+        if account.look_key is not None:
+            item["look_key"] = {"S": account.look_key}
+            looks.append(
+                self._put(
+                    {**look_key_item(account.look_key), "account_id": {"S": account.account_id}},
+                    NEW,
+                )
+            )
         try:
             self._transact(
                 [
                     self._put(item, NEW),
                     self._put(self._handle_item(account), NEW),
+                    *looks,
                     *self._secret_puts(account.account_id, account.secret_hash, account.created_at),
                 ]
             )
@@ -199,6 +210,10 @@ class AccountsDynamo(DynamoBase):
             self._delete(account_key(account_id), still, idle=IDLE, **ring_value),
             self._delete(handle_key_item(account["handle_key"]["S"]), "#account_id = :me", **me),
         ]
+        if "look_key" in account:
+            first.append(
+                self._delete(look_key_item(account["look_key"]["S"]), "#account_id = :me", **me)
+            )
         owned = list(
             self._query(
                 KeyConditionExpression="pk = :pk",

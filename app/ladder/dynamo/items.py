@@ -46,6 +46,7 @@ def account_of(item: Item) -> Account:
         bot=flag(item, "bot"),
         agent=text(item, "agent"),
         fill_at=num(item, "fill_at"),
+        look_key=text(item, "look_key"),
     )
 
 
@@ -68,8 +69,7 @@ def seats_json(seats: Sequence[Seat]) -> str:
     """Each seat ``[account id, handle, player UUID]``, and a computer level's nickname."""
     return json.dumps(
         [
-            [s.account_id, s.handle, s.player_uuid]
-            + ([s.ai_nickname] if s.ai_nickname is not None else [])
+            [s.account_id, s.handle, s.player_uuid] + ([s.agent] if s.agent is not None else [])
             for s in seats
         ]
     )
@@ -146,7 +146,7 @@ def renamed(account_id: str, attribute: str, text: str) -> str:
     if attribute == "seats":
         return seats_json(
             [
-                Seat(s.account_id, DELETED_HANDLE, s.player_uuid, s.ai_nickname)
+                Seat(s.account_id, DELETED_HANDLE, s.player_uuid, s.agent)
                 if s.account_id == account_id
                 else s
                 for s in seats_of(text)

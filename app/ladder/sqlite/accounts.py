@@ -21,7 +21,7 @@ class AccountsSqlite(SqliteBase):
             with self._write() as conn:
                 conn.execute(
                     "INSERT INTO ladder_accounts (account_id, handle, handle_key, secret_hash,"
-                    " created_at, state, bot, agent) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    " created_at, state, bot, agent, look_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         account.account_id,
                         account.handle,
@@ -31,6 +31,7 @@ class AccountsSqlite(SqliteBase):
                         IDLE,
                         int(account.bot),
                         account.agent,
+                        account.look_key,
                     ),
                 )
                 conn.execute(
@@ -46,7 +47,8 @@ class AccountsSqlite(SqliteBase):
             self._conn()
             .execute(
                 "SELECT a.account_id, a.handle, a.handle_key, a.secret_hash, a.created_at,"
-                " a.state, a.pool, a.ticket, a.queued_at, a.table_id, a.bot, a.agent, a.fill_at"
+                " a.state, a.pool, a.ticket, a.queued_at, a.table_id, a.bot, a.agent, a.fill_at,"
+                " a.look_key"
                 " FROM ladder_secrets s JOIN ladder_accounts a ON a.account_id = s.account_id"
                 " WHERE s.secret_hash = ?",
                 (secret_hash,),

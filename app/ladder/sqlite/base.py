@@ -26,13 +26,13 @@ class SqliteBase:
 
     _ACCOUNT = (
         "SELECT account_id, handle, handle_key, secret_hash, created_at, state, pool, ticket,"
-        " queued_at, table_id, bot, agent, fill_at FROM ladder_accounts"
+        " queued_at, table_id, bot, agent, fill_at, look_key FROM ladder_accounts"
     )
 
     @staticmethod
     def _account(row: Any) -> Account:
         (account_id, handle, key, hashed, created, state, pool, ticket, queued, table_id) = row[:10]
-        bot, agent, fill_at = row[10:]
+        bot, agent, fill_at, look = row[10:]
         return Account(
             account_id,
             handle,
@@ -47,6 +47,7 @@ class SqliteBase:
             bool(bot),
             agent,
             fill_at,
+            look,
         )
 
     def _one(self, where: str, value: str) -> Account | None:
@@ -60,8 +61,7 @@ class SqliteBase:
     def _seats(table: Table) -> str:
         return json.dumps(
             [
-                [s.account_id, s.handle, s.player_uuid]
-                + ([s.ai_nickname] if s.ai_nickname is not None else [])
+                [s.account_id, s.handle, s.player_uuid] + ([s.agent] if s.agent is not None else [])
                 for s in table.seats
             ]
         )

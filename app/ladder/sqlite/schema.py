@@ -3,6 +3,7 @@ before a later column or table gains it)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 
 _SCHEMA = """
@@ -97,8 +98,32 @@ CREATE INDEX IF NOT EXISTS ladder_allowances_expiry ON ladder_allowances (expire
 transaction that makes the table, so a secret forgotten later is never copied back."""
 
 
-_BOT_COLUMNS = (("bot", "INTEGER NOT NULL DEFAULT 0"), ("agent", "TEXT"), ("fill_at", "REAL"))
+_BOT_COLUMNS = (
+    ("bot", "INTEGER NOT NULL DEFAULT 0"),
+    ("agent", "TEXT"),
+    ("fill_at", "REAL"),
+    ("look_key", "TEXT"),
+)
 """The accounts' columns added with bot accounts (a file made before them gains them)."""
+
+
+def _backfill_looks(conn: sqlite3.Connection) -> None:
+    """Give each account made before look keys its look key, unless another account holds
+    that look already (two old look-alikes: the later keeps none)."""
+    old = conn.execute(
+        "SELECT account_id, handle FROM ladder_accounts WHERE look_key IS NULL"
+        " ORDER BY created_at, account_id"
+    ).fetchall()
+    if not old:
+        return
+    from app.ladder.handles import look_key  # noqa: PLC0415 (the table loads when needed)
+
+    for account_id, handle in old:
+        with contextlib.suppress(sqlite3.IntegrityError):
+            conn.execute(
+                "UPDATE ladder_accounts SET look_key = ? WHERE account_id = ?",
+                (look_key(handle), account_id),
+            )
 
 
 def prepare(conn: sqlite3.Connection) -> None:
@@ -107,6 +132,11 @@ def prepare(conn: sqlite3.Connection) -> None:
     for name, kind in _BOT_COLUMNS:
         if name not in have:
             conn.execute(f"ALTER TABLE ladder_accounts ADD COLUMN {name} {kind}")
+    conn.execute(
+        "CREATE UNIQUE INDEX IF NOT EXISTS ladder_accounts_look ON ladder_accounts (look_key)"
+        " WHERE look_key IS NOT NULL"
+    )
+    _backfill_looks(conn)
     conn.execute("BEGIN IMMEDIATE")
     try:
         existed = conn.execute(

@@ -13,6 +13,7 @@ one of its secrets         ``ACCT#<id>``          ``S#<hash>`` (its list of secr
 one of its passkeys        ``ACCT#<id>``          ``P#<credential id>`` (its list)
 one of its challenges      ``ACCT#<id>``          ``C#<challenge>`` (its list)
 a handle's owner           ``HANDLE#<key>``       ``H``
+a handle's look's owner    ``LOOK#<look key>``    ``L``
 a secret's account         ``SECRET#<hash>``      ``S`` (one item per secret)
 a passkey                  ``PASSKEY#<cred id>``  ``K``
 a challenge                ``CHALLENGE#<value>``  ``C`` (GSI ``ladder-expiry``, TTL)
@@ -114,6 +115,11 @@ def challenge_entry_key(account_id: str, challenge: str) -> Item:
 
 def handle_key_item(handle_key: str) -> Item:
     return key(f"HANDLE#{handle_key}", "H")
+
+
+def look_key_item(look_key: str) -> Item:
+    """The claim of a handle's look (app/ladder/handles.py): one account per look."""
+    return key(f"LOOK#{look_key}", "L")
 
 
 def secret_key(secret_hash: str) -> Item:
