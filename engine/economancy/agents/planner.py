@@ -14,7 +14,10 @@ It plays from the protocol's view only, and plans over the hidden simultaneous c
   of what that rival invested so far in this game (read from the coins each view shows:
   each view's coins minus the last investing view's), as a share of its coins, mixed with
   a prior (nothing, everything when the rival can eliminate us, anything). The agent
-  invests the amount with the best expected score against that model.
+  invests the amount with the best expected score against that model. At a table of
+  three or four the rival it bids against is the richest, unless a rival able to
+  eliminate it threatens more: the rival whose attack phase would cost it most, weighed
+  by the share of its coins that rival is expected to invest.
 - **Attacking** looks one fight ahead: each usable attacker is tried in the engine, the
   defenders answering as a sound defender would, and the best of these and stopping is
   played; with enough attacks to eliminate, it attacks with everything.
