@@ -59,3 +59,33 @@ def test_the_planner_beats_each_baseline_heads_up_in_most_of_twenty_seeded_games
         state = _play(names, seed, rules)
         wins += state.winner is not None and names[state.winner] == "planner"
     assert wins >= 18
+
+
+def _investing_view(coins: list[int], armies: list[list[str]]) -> dict[str, object]:
+    return {
+        "day": 2,
+        "phase": {"name": "investing"},
+        "shop": dict.fromkeys(("Worker", "Thug", "Board of Monopoly", "Incantation"), 2),
+        "players": [
+            {"coins": c, "buys": 1, "cards": [{"name": n, "uses": 0} for n in army]}
+            for c, army in zip(coins, armies, strict=True)
+        ],
+        "player": 0,
+    }
+
+
+def test_the_planner_matches_a_rival_able_to_eliminate_it_rather_than_a_richer_rival() -> None:
+    # Seat 1 is the richest but cannot attack; seat 2's two Thugs outnumber our one
+    # defender, so seat 2 winning the investment would eliminate us: we match or beat all
+    # of seat 2's coins (a tie for the highest investment means nobody attacks).
+    view = _investing_view(
+        [5, 9, 3],
+        [
+            ["Sorcerer's Stipend", "Worker"],
+            ["Sorcerer's Stipend", "Board of Monopoly"],
+            ["Sorcerer's Stipend", "Thug", "Thug"],
+        ],
+    )
+    invested = make_agent("planner", seed=1).choose(view)
+    assert isinstance(invested, int)
+    assert invested >= 3

@@ -14,7 +14,10 @@ It plays from the protocol's view only, and plans over the hidden simultaneous c
   of what that rival invested so far in this game (read from the coins each view shows:
   each view's coins minus the last investing view's), as a share of its coins, mixed with
   a prior (nothing, everything when the rival can eliminate us, anything). The agent
-  invests the amount with the best expected score against that model.
+  invests the amount with the best expected score against that model. At a table of
+  three or four the rival it bids against is the richest, unless a rival able to
+  eliminate it threatens more: the rival whose attack phase would cost it most, weighed
+  by the share of its coins that rival is expected to invest.
 - **Attacking** looks one fight ahead: each usable attacker is tried in the engine, the
   defenders answering as a sound defender would, and the best of these and stopping is
   played; with enough attacks to eliminate, it attacks with everything.
@@ -256,16 +259,40 @@ class PlannerAgent(EconomancyAgent):
                 points[amount] = points.get(amount, 0.0) + learned / len(recent)
         return points, spread
 
+    def _expected_share(self, state: EconomancyState, me: int, rival: int) -> float:
+        """The share of its coins ``rival`` is expected to invest, by :meth:`_bid_model`."""
+        coins = state.coins[rival]
+        if coins <= 0:
+            return 0.0
+        points, spread = self._bid_model(state, me, rival)
+        return spread / 2 + sum(p * a for a, p in points.items()) / coins
+
     def _invest(self, state: EconomancyState, me: int) -> int:
         coins = state.coins[me]
         rivals = [s for s in range(state.n) if s != me and state.cards[s]]
         if not rivals:
             return 0
-        # The rival that matters for the bid: the richest (the most dangerous on a tie).
-        rival = max(rivals, key=lambda s: (state.coins[s], _attacks(state.cards[s])))
         none = state
         mine = _attack_phase(state, me) if state.can_attack(me) else none
-        theirs = _attack_phase(state, rival) if state.can_attack(rival) else none
+        # The rival that matters for the bid: the richest (the most dangerous on a tie),
+        # unless a rival able to eliminate us (more attacks than our defences) threatens
+        # more: then the rival whose attack phase, if it won the investment, would cost us
+        # most, weighed by the share of its coins it is expected to invest.
+        first = max(rivals, key=lambda s: (state.coins[s], _attacks(state.cards[s])))
+        threats = {first: _attack_phase(state, first) if state.can_attack(first) else none}
+        if len(rivals) > 1:
+            base = evaluate(none, me)
+            weight: dict[int, float] = {}
+            for s in rivals:
+                if s not in threats:
+                    threats[s] = _attack_phase(state, s) if state.can_attack(s) else none
+                harm = max(0.0, base - evaluate(threats[s], me))
+                weight[s] = harm * self._expected_share(state, me, s)
+            rival = max(rivals, key=lambda s: (weight[s], state.coins[s], _attacks(state.cards[s])))
+            if _attacks(state.cards[rival]) > _slots(state.cards[me]):
+                first = rival
+        rival = first
+        theirs = threats[rival]
         richest = state.coins[rival]
         top = min(coins, richest + 1)
         points, spread = self._bid_model(state, me, rival)
