@@ -4,7 +4,11 @@
 import { api, ApiError, forgetSeat, keepSeat, pref, rematchOf, seatOf, setPref } from "./api.js";
 import { actionName, checkOf, deckOf, lostOf } from "./bets.js";
 import { words } from "./errors.js";
+import { live } from "./live.js";
 import { announce, fail, toast } from "./ui.js";
+
+/** How often the table asks for the game while its websocket is closed. */
+export const POLL_MS = 1500;
 
 const endsRound = (body) => !!body && (body.loser !== undefined
   || ((body.history || []).length > 0 && body.history[body.history.length - 1].action_id === lostOf(body)));
@@ -36,6 +40,7 @@ export function createTable(game, changed) {
     reported: new Set(JSON.parse(localStorage.getItem(`blef:reported:${game}`) || "[]")),
     rulesProblem: null, // the last refusal of a rule or team change, in words
     myTurnShown: false,
+    live: false, // whether the websocket is open (then nothing is polled)
   };
   let alive = true;
   let socket = null;
@@ -91,7 +96,8 @@ export function createTable(game, changed) {
         try { reveal((await api(`/games/${game}?round=${n}`, { token: token() })).data); } catch { /* shown without */ }
       }
     }
-    if (!alive) return;
+    // A newer state may have come (over the websocket) while the rounds above were fetched.
+    if (!alive || (s.state && s.state.version > state.version)) return;
     // At the end, only the final round is still to see: older ones queued while the person
     // looked away are in the replay, not a pile of Continue clicks on top of the game over.
     if (state.status === "Finished") s.reveals = s.reveals.filter((r) => r.snap.round_number === state.round_number);
@@ -291,22 +297,27 @@ export function createTable(game, changed) {
     } catch { /* no sound here */ }
   }
 
-  // Live: the websocket (as an observer) brings every change; each round's snapshot is
-  // revealed from it, and our own view is fetched with the Bearer header. Polling with
-  // ETag stays on as the fallback.
-  function connect() {
-    if (!alive) return;
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    try { socket = new WebSocket(`${proto}://${location.host}/ws?game_uuid=${game}`); } catch { return; }
-    socket.onmessage = (ev) => {
-      try {
-        const frame = JSON.parse(ev.data);
-        const body = JSON.parse(frame.body);
-        if (frame.statusCode === 200 && body.loser !== undefined && s.state && s.state.status === "Running") reveal(body);
-      } catch { /* a malformed frame: the fetch below is what counts */ }
-      refresh();
-    };
-    socket.onclose = () => { if (alive) timers.push(setTimeout(connect, 2000)); };
+  // Live: the websocket (as an observer) brings every change. A watcher without a seat is
+  // shown the pushed state itself; a player's own view (their cards, their moves) is fetched
+  // with the Bearer header on each push. Each round's snapshot is revealed from the push.
+  // Polling (with ETag) runs only while the socket is closed, and once as it opens, to catch
+  // up on whatever changed while it was away.
+  function pushed(frame) {
+    const body = frame.body;
+    if (frame.statusCode !== 200 || !body) { refresh(); return; } // the fetch is what counts
+    if (body.loser !== undefined) {
+      if (s.state && s.state.status === "Running") reveal(body);
+      return; // the state that follows comes as its own message
+    }
+    if (token()) refresh();
+    else if (body.version !== undefined) { s.etag = null; accept(body); }
+    else refresh();
+  }
+
+  let poller = null;
+  function poll(on) {
+    if (on && !poller && alive) poller = setInterval(refresh, POLL_MS);
+    if (!on && poller) { clearInterval(poller); poller = null; }
   }
 
   return {
@@ -314,13 +325,18 @@ export function createTable(game, changed) {
     actions,
     isMyTurn,
     start() {
-      connect();
+      socket = live(`/ws?game_uuid=${game}`, {
+        onMessage: pushed,
+        onOpen() { poll(false); s.live = true; refresh(); changed(); },
+        onClose() { s.live = false; poll(true); refresh(); changed(); },
+      });
       refresh();
-      timers.push(setInterval(refresh, 1500));
+      poll(true);
     },
     stop() {
       alive = false;
-      for (const t of timers) { clearTimeout(t); clearInterval(t); }
+      for (const t of timers) clearTimeout(t);
+      poll(false);
       if (socket) socket.close();
       document.title = "Blef";
     },
