@@ -70,14 +70,16 @@ export function RoundSummary({ snap, before = null, after = null, headingId }) {
         <${Cards} cards=${common} small=${true} deck=${deck} label="The common cards" marks=${marks ? (c, i) => marks(COMMON, c, i) : null} /></li>` : null}</ul>`;
 }
 
-export function RevealDialog({ item, after, count, onDismiss }) {
+/** The reveal frame every game shares: a finished round (`Round`, the game's own telling of
+ * it, Blef's by default) in a dialog that holds the focus until Continue or Escape. */
+export function RevealDialog({ item, after, count, onDismiss, Round = RoundSummary }) {
   const button = useRef(null);
   const n = item.snap.round_number;
   useEffect(() => { button.current && button.current.focus(); }, [n]);
   const keys = (ev) => { if (ev.key === "Escape") onDismiss(n); };
   return html`<div class="overlay" id="reveal" onKeyDown=${keys}>
     <div class="panel reveal" role="dialog" aria-modal="true" aria-labelledby=${`reveal-title-${n}`}>
-      <${RoundSummary} snap=${item.snap} before=${item.before} after=${after} headingId=${`reveal-title-${n}`} />
+      <${Round} snap=${item.snap} before=${item.before} after=${after} headingId=${`reveal-title-${n}`} />
       <div class="row end">
         ${count > 1 ? html`<span class="muted">${count - 1} more round${count > 2 ? "s" : ""} to see</span>` : null}
         <button ref=${button} class="primary" onClick=${() => onDismiss(n)}>Continue</button>

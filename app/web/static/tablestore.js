@@ -2,22 +2,21 @@
 // seat sees it), what this person chose (the bet, the settings), and the reveals to show.
 // The view reads it and calls its actions; every change calls `changed()` once.
 import { api, ApiError, forgetSeat, keepSeat, pref, rematchOf, seatOf, setPref } from "./api.js";
-import { actionName, checkOf, deckOf, lostOf } from "./bets.js";
 import { words } from "./errors.js";
+import { gameOf } from "./games.js";
 import { live } from "./live.js";
 import { announce, fail, toast } from "./ui.js";
 
 /** How often the table asks for the game while its websocket is closed. */
 export const POLL_MS = 1500;
 
-const endsRound = (body) => !!body && (body.loser !== undefined
-  || ((body.history || []).length > 0 && body.history[body.history.length - 1].action_id === lostOf(body)));
-
 function storedSet(key) {
   try { return new Set(JSON.parse(sessionStorage.getItem(key)) || []); } catch { return new Set(); }
 }
 
-export function createTable(game, changed) {
+/** The store of table `game`, of the game kind whose registry entry is `g` (games.js): the
+ * shared table's state and actions, with the game's own moves added. */
+export function createTable(game, changed, g = gameOf()) {
   const revealKey = `blef:revealed:${game}`;
   const s = {
     game,
@@ -88,7 +87,7 @@ export function createTable(game, changed) {
     const prev = s.state;
     if (prev && state.version < prev.version) return;
     if (prev && state.version === prev.version && (state.hands || []).length === (prev.hands || []).length
-      && state.cp_nickname === prev.cp_nickname) return;
+      && state.cp_nickname === prev.cp_nickname && state.you === prev.you) return; // seen (a push, then its fetch)
     if (prev && prev.status === "Running") {
       const to = state.status === "Finished" ? state.round_number : state.round_number - 1;
       for (let n = prev.round_number; n <= to; n++) {
@@ -113,15 +112,13 @@ export function createTable(game, changed) {
     }
     const mine = isMyTurn();
     if (mine && !wasMine) turnBegins();
-    document.title = mine ? "● Your turn · Blef" : state.status === "Finished" ? `Game over · Blef` : `Room ${state.room} · Blef`;
+    document.title = mine ? `● Your turn · ${g.name}` : state.status === "Finished" ? `Game over · ${g.name}` : `Room ${state.room} · ${g.name}`;
     if (mine && s.oddsOn && (!s.odds || s.odds.round !== state.round_number)) await loadOdds();
     changed();
   }
 
   function turnBegins() {
-    const bet = (s.state.history || []).filter((e) => e.action_id < checkOf(s.state)).pop();
-    announce(`Your turn. ${bet ? `${bet.player} bets ${actionName(bet.action_id, deckOf(s.state))}.` : "You open the round: name any set."}`
-      + (s.state.time_limit ? ` You have ${s.state.time_limit} seconds.` : ""));
+    announce(g.turnWords(s.state) + (s.state.time_limit ? ` You have ${s.state.time_limit} seconds.` : ""));
     if (s.sound) beep();
   }
 
@@ -143,7 +140,7 @@ export function createTable(game, changed) {
       const text = done || (r.data && r.data.message) || "Done.";
       if (path !== "play") toast(text); // a move is told at the table itself (the turn line)
       announce(text);
-      if (path === "play" && endsRound(r.data)) reveal(r.data);
+      if (path === "play" && g.endsRound(r.data)) reveal(r.data);
       ok = true;
     } catch (e) {
       fail(e);
@@ -159,15 +156,6 @@ export function createTable(game, changed) {
   const actions = {
     refresh,
     act,
-    async placeBet(id) {
-      const ok = await act("play", { action_id: id }, `You bet ${actionName(id, deckOf(s.state))}.`);
-      if (ok) document.getElementById("turn-line")?.focus();
-    },
-    async check() {
-      const ok = await act("play", { action_id: checkOf(s.state) }, "You checked.");
-      if (ok && !s.reveals.length) document.getElementById("turn-line")?.focus();
-    },
-    choose(id) { s.chosen = id; changed(); },
     changeRules: (changes, done) => sendSetup("change-rules", changes, done),
     changeTeam: (team, nickname, done) => sendSetup("change-team", nickname ? { team, nickname } : { team }, done),
     async join(nickname) {
@@ -179,6 +167,7 @@ export function createTable(game, changed) {
         toast(`You joined as ${nickname}.`);
         s.etag = null;
         await refresh();
+        changed(); // the seat is shown even when the game was already seen at this version
         document.getElementById("table-heading")?.focus();
       } catch (e) { fail(e); }
     },
@@ -236,6 +225,8 @@ export function createTable(game, changed) {
       } catch (e) { fail(e); } finally { s.busy = false; changed(); }
     },
   };
+
+  Object.assign(actions, g.moves({ s, act, changed }));
 
   // Rule and team changes go one after another (a person may change several controls
   // quickly); each says whether the service took it, and a refusal stays shown in words.
@@ -338,7 +329,7 @@ export function createTable(game, changed) {
       for (const t of timers) clearTimeout(t);
       poll(false);
       if (socket) socket.close();
-      document.title = "Blef";
+      document.title = g.name;
     },
   };
 }
