@@ -28,6 +28,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     rules.TooFewPlayers: 403,
     rules.OneTeam: 403,
     rules.NoPermission: 403,
+    service.SeatMoved: 403,
     service.CredentialsMissing: 401,
     ladder.HandleTaken: 409,
     ladder.AlreadyAtTable: 409,

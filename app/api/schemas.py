@@ -45,6 +45,14 @@ class JoinedPlayer(BaseModel):
     player_uuid: str = Field(description="The player's secret: keep it, send it to act.")
 
 
+class MovedSeat(BaseModel):
+    game_uuid: str
+    player_uuid: str = Field(
+        description="The seat's new secret, for this device only: the one sent is retired"
+    )
+    nickname: str = Field(description="Whose seat it is, as the game shows them now")
+
+
 class Message(BaseModel):
     message: str
 

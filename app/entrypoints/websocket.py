@@ -108,7 +108,8 @@ use = _runtime.use
 
 def connect(event: Event, context: Any = None) -> Response:
     """``$connect``: refuse an address past its rate of opening websockets or its cap of open
-    ones (429), and credentials the state route would refuse (400); record the others."""
+    ones (429), and credentials the state route would refuse (400; 403 for a UUID retired when
+    its seat moved to another device); record the others."""
     connection_id = _connection_id(event)
     viewer = credentials(event.get("headers"), event.get("queryStringParameters"))
     handlers = runtime()
@@ -151,7 +152,8 @@ def connect(event: Event, context: Any = None) -> Response:
         if cap:
             handlers.connections.release(address)
         log.info("websocket_refused", extra={"code": error.code})
-        return _refusal(400, error.message, error.code)
+        moved = error.code == "seat_moved"  # a UUID retired by a move to another device
+        return _refusal(403 if moved else 400, error.message, error.code)
     except Exception:
         if cap:
             handlers.connections.release(address)

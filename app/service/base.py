@@ -18,7 +18,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from app.config.settings import Settings
-from app.service.errors import NotAPlayer
+from app.service.errors import NotAPlayer, SeatMoved
+from app.service.seats import moved, seat_key
 from app.service.writes import Listener, WritePath
 from app.store.base import GameDoc, Store
 from engine import errors as rules
@@ -75,17 +76,27 @@ class UseCases:
 
 
 def nickname_of(doc: GameDoc, player_uuid: str) -> str:
-    """The nickname of the player ``player_uuid`` (canonical form) is, or NotAPlayer."""
+    """The nickname of the player ``player_uuid`` (canonical form) is, or NotAPlayer
+    (:class:`SeatMoved` for a UUID retired when its seat moved to another device)."""
     for nickname, secret in doc.player_uuids.items():
         if secrets.compare_digest(secret, player_uuid):
             return nickname
+    refuse_moved(doc, player_uuid)
     raise NotAPlayer
 
 
+def refuse_moved(doc: GameDoc, player_uuid: str) -> None:
+    """:class:`SeatMoved` if ``player_uuid`` was retired by a move to another device."""
+    if moved(doc.social, seat_key(player_uuid)):
+        raise SeatMoved
+
+
 def require_admin(doc: GameDoc, game: Game, admin_uuid: str) -> str:
-    """The admin's nickname, if ``admin_uuid`` is the admin's secret; else NotAdmin."""
+    """The admin's nickname, if ``admin_uuid`` is the admin's secret; else NotAdmin
+    (:class:`SeatMoved` for the admin's UUID retired by a move)."""
     admin = game.admin
     secret = doc.player_uuids.get(admin) if admin is not None else None
     if admin is None or secret is None or not secrets.compare_digest(secret, admin_uuid):
+        refuse_moved(doc, admin_uuid)
         raise rules.NotAdmin
     return admin

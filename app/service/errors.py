@@ -67,8 +67,14 @@ class GameNotFinished(ServiceError):
 
 
 class IdempotencyKeyReused(ServiceError):
+    """The same Idempotency-Key sent with another request (another nickname, team, player,
+    move or parameters): the key's first answer stands, and is not given for this request."""
+
     code = "idempotency_key_reused"
-    default_message = "This Idempotency-Key was already used for a different request"
+    default_message = (
+        "This Idempotency-Key was already used for a different request; nothing was done."
+        " Send a new key with a new request, or repeat the first request unchanged"
+    )
 
 
 class WeakIdempotencyKey(InvalidParameter):
@@ -92,6 +98,17 @@ class NotAPlayer(ServiceError):
 
     code = "unknown_player"
     default_message = "The UUID does not match any active player"
+
+
+class SeatMoved(NotAPlayer):
+    """A player UUID that was retired when its seat moved to another device (HTTP 403): the
+    seat is played from there, with the new UUID it was given."""
+
+    code = "seat_moved"
+    default_message = (
+        "This seat moved to another device; this player UUID no longer works."
+        " Play on the device the seat was moved to"
+    )
 
 
 class UnknownReaction(InvalidParameter):

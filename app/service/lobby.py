@@ -3,12 +3,14 @@ it public or private, set the move time limit, change the rules, start."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from app.service import parse
-from app.service.base import UseCases, nickname_of, require_admin
+from app.service.base import UseCases, nickname_of, refuse_moved, require_admin
 from app.service.errors import (
     ConflictError,
     GameGone,
-    IdempotencyKeyReused,
     InvalidParameter,
     MissingParameter,
     NotAPlayer,
@@ -20,9 +22,11 @@ from app.service.writes import (
     Change,
     Outcome,
     Retry,
+    earlier_reply,
     fingerprint,
     key_hash,
     message,
+    remember_first,
     reply,
     unchanged,
 )
@@ -40,6 +44,17 @@ def _requester(doc: GameDoc, player_uuid: str) -> str:
         return nickname_of(doc, player_uuid)
     except NotAPlayer:
         return NOBODY
+
+
+@contextmanager
+def _moved_refused(doc: GameDoc, admin_uuid: str) -> Iterator[None]:
+    """The engine's check of the admin, with a UUID retired by a move refused as such (the
+    engine checks the game's state first, in the established order)."""
+    try:
+        yield
+    except rules.NotAdmin:
+        refuse_moved(doc, admin_uuid)
+        raise
 
 
 class Lobby(UseCases):
@@ -63,10 +78,12 @@ class Lobby(UseCases):
         side = parse.team(team)
         if name is not None:
             refuse_profane(name)
-        if idempotency_key is not None:
-            earlier = self.store.find_create_key(key_hash(parse.strong_key(idempotency_key)))
+        key = None if idempotency_key is None else parse.strong_key(idempotency_key)
+        request = fingerprint("create", name or "", str(side))
+        if key is not None:
+            earlier = self.store.find_create_key(key_hash(key))
             if earlier is not None:
-                return self._keyed_game(earlier, name)
+                return self._keyed_game(earlier, key, request, name)
         game = Game()
         player_uuids = {}
         if name is not None:
@@ -84,26 +101,36 @@ class Lobby(UseCases):
             last_modified=now,
             expires_at=int(now) + self.settings.game_ttl_seconds,
         )
+        body = _created(doc, name)
+        if key is not None:  # the first answer, kept with the game for its replays
+            remember_first(doc, key, request, body)
         try:
             self.store.create(doc)
         except Conflict:
             raise ConflictError from None
         self.writes.announce(Change(doc, None))
-        if idempotency_key is not None:
-            claimed = self.store.claim_create_key(
-                key_hash(idempotency_key), doc.game_uuid, doc.expires_at
-            )
+        if key is not None:
+            claimed = self.store.claim_create_key(key_hash(key), doc.game_uuid, doc.expires_at)
             if claimed != doc.game_uuid:
-                return self._keyed_game(claimed, name)
-        return _created(doc, name)
+                return self._keyed_game(claimed, key, request, name)
+        return body
 
-    def _keyed_game(self, game_uuid: str, nickname: str | None) -> Body:
+    def _keyed_game(self, game_uuid: str, key: str, request: str, nickname: str | None) -> Body:
+        """The first answer of the create keyed ``key`` (which made ``game_uuid``), unchanged,
+        if this is the same request; else :class:`IdempotencyKeyReused`. Never a secret
+        looked up by the nickname the replay names: the seats may have changed hands since."""
         doc = self.store.load(game_uuid)
         if doc is None:
             raise GameGone
-        if nickname is not None and nickname not in doc.player_uuids:
-            raise IdempotencyKeyReused  # the key made a game for another request
-        return _created(doc, nickname)
+        earlier = earlier_reply(doc, key, request)
+        if earlier is not None:
+            return earlier
+        if nickname is None:  # a game made before creates kept their answer: no secret in it
+            return {"game_uuid": doc.game_uuid}
+        raise GameGone(
+            "The first answer to this Idempotency-Key is no longer kept; create a new game"
+            " with a new key"
+        )
 
     def join(
         self,
@@ -177,7 +204,9 @@ class Lobby(UseCases):
         word = "public" if public else "private"
 
         def list_or_unlist(doc: GameDoc, game: Game) -> Outcome:
-            if game.set_public(public, by=_requester(doc, admin)):
+            with _moved_refused(doc, admin):
+                listed = game.set_public(public, by=_requester(doc, admin))
+            if listed:
                 return Outcome(message(f"Game made {word}"))
             return unchanged(f"Request redundant - game already {word}")
 
@@ -262,7 +291,8 @@ class Lobby(UseCases):
         admin = parse.admin_uuid(admin_uuid)
 
         def start(doc: GameDoc, game: Game) -> Outcome:
-            game.start(by=_requester(doc, admin))
+            with _moved_refused(doc, admin):
+                game.start(by=_requester(doc, admin))
             return Outcome(message("Game started"))
 
         return self.writes.change(

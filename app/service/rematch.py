@@ -6,11 +6,14 @@ the asker seated (by the nickname and team they had, unless they give others) as
 the finished game then points to it (``social["rematch"]``, written through the write path,
 so two players racing to make it end with one game: the loser of the race joins the
 winner's, and the game it made, seen by nobody, expires). Everyone who asks later joins that
-same game. Asking again answers the same seat: the new game remembers each old seat's key
-(``social["rematch_seats"]``, a one-way hash of the old UUID: app/service/seats.py), never
-the old UUID itself. The finished game lists who asked (``rematch.asked`` in its state, by
-nickname), so the others see it live; it never shows the next game's UUID, which only a
-player of the finished game obtains, by asking.
+same game. Asking again answers the same seat: the new game binds each old seat's key to the
+key of the seat it was given (``social["rematch_seats"]``, one-way hashes of the UUIDs:
+app/service/seats.py), never to a name, and drops the binding when that seat is freed (its
+player left or was removed), so a seat is only ever handed back to the player of the old
+seat, and a newcomer under the same name is never mistaken for them. The finished game
+lists who asked (``rematch.asked`` in its state, by nickname), so the others see it live;
+it never shows the next game's UUID, which only a player of the finished game obtains, by
+asking.
 """
 
 from __future__ import annotations
@@ -20,14 +23,14 @@ from app.service.base import UseCases, nickname_of
 from app.service.errors import ConflictError, GameNotFinished, InvalidParameter
 from app.service.lobby import seat_human
 from app.service.profanity import refuse_profane
-from app.service.seats import seat_key
+from app.service.seats import REMATCH_SEATS, bind_rematch, keys_of, rematch_seat, seat_key
 from app.service.writes import Body, Outcome, Retry, fingerprint, reply
 from app.store.base import Conflict, GameDoc
 from engine.game import Game, Status
 
 POINTER = "rematch"
 ASKED = "rematch_asked"
-SEATS = "rematch_seats"
+SEATS = REMATCH_SEATS
 
 
 class Rematch(UseCases):
@@ -68,6 +71,7 @@ class Rematch(UseCases):
         old_name = nickname_of(old_doc, old_player)
         old_game = Game.from_dict(old_doc.state)
         seat = seat_key(old_player)
+        old_keys = keys_of(old_doc.social, seat)  # the keys this seat had before moves
         name = name or old_name
         if side is None and team is None:
             side = old_game.team_of(old_name)
@@ -79,7 +83,7 @@ class Rematch(UseCases):
             next_gid = self._note(old_gid, old_name, made.game_uuid)
             if next_gid == made.game_uuid:
                 return {"game_uuid": made.game_uuid, "player_uuid": made.player_uuids[name]}
-        seated = self._join_next(next_gid, name, side, seat)
+        seated = self._join_next(next_gid, name, side, seat, old_keys)
         self._note(old_gid, old_name)
         return seated
 
@@ -93,16 +97,17 @@ class Rematch(UseCases):
             if row.ai_agent is not None:
                 game.join(row.nickname, ai_agent=row.ai_agent, team=row.team)
         now = self.now
+        secret = self.new_secret()
         doc = GameDoc(
             game_uuid=self.new_secret(),
             room=self.store.allocate_room(),
             state=game.to_dict(),
-            player_uuids={name: self.new_secret()},
+            player_uuids={name: secret},
             created_at=now,
             last_modified=now,
             expires_at=int(now) + self.settings.game_ttl_seconds,
             time_limit=old_doc.time_limit,
-            social={SEATS: {seat: name}},
+            social={SEATS: {seat: seat_key(secret)}},
         )
         try:
             self.store.create(doc)
@@ -131,15 +136,20 @@ class Rematch(UseCases):
         pointed: str = body[POINTER]
         return pointed
 
-    def _join_next(self, game_uuid: str, name: str, team: int | None, seat: str) -> Body:
+    def _join_next(
+        self, game_uuid: str, name: str, team: int | None, seat: str, old_keys: set[str]
+    ) -> Body:
+        """Seat the player of the old seat ``seat`` (whose keys, before moves, are
+        ``old_keys``) in the next game; the seat already bound to it if they asked before
+        and are still there."""
+
         def sit(doc: GameDoc, game: Game) -> Outcome:
-            seats: dict[str, str] = doc.social.setdefault(SEATS, {})
-            already = seats.get(seat)
-            if already is not None and already in doc.player_uuids:
+            already = rematch_seat(doc.social, doc.player_uuids, old_keys)
+            if already is not None:
                 body = {"game_uuid": game_uuid, "player_uuid": doc.player_uuids[already]}
                 return Outcome(reply(body), changed=False)
             secret = seat_human(doc, game, name, team, self.new_secret())
-            seats[seat] = name
+            bind_rematch(doc.social, seat, seat_key(secret))
             return Outcome(reply({"game_uuid": game_uuid, "player_uuid": secret}))
 
         return self.writes.change(

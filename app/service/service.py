@@ -6,6 +6,8 @@ area                    use cases
 app/service/lobby.py    create_game (and join), join, invite_ai, set_public,
                         set_time_limit, change_rules, start
 app/service/rematch.py  rematch (the next game of a finished game's table)
+app/service/moving.py   move_seat (a seat taken to another device: a fresh UUID, the
+                        old one retired)
 app/service/table.py    leave, remove_player, remove_by, resign, set_ready,
                         set_readiness, set_team, set_auto_start, set_max_cards, react,
                         report
@@ -26,12 +28,13 @@ from __future__ import annotations
 
 from app.service.due import WhenDue
 from app.service.lobby import Lobby
+from app.service.moving import Moving
 from app.service.play import Play
 from app.service.reading import Reading
 from app.service.rematch import Rematch
 from app.service.table import Table
 
 
-class GameService(Lobby, Rematch, Table, Play, Reading, WhenDue):
+class GameService(Lobby, Rematch, Moving, Table, Play, Reading, WhenDue):
     """The use cases of every area (see the module docstring); built with a store and the
     settings, and ``clock``, ``new_uuid``, ``seed_source``, ``agent_factory`` for tests."""

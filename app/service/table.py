@@ -8,7 +8,7 @@ What the table says (reactions, reports, hidden names) lives in ``GameDoc.social
 
 from __future__ import annotations
 
-from app.service import parse, social
+from app.service import parse, seats, social
 from app.service.base import UseCases, nickname_of, require_admin
 from app.service.errors import CannotReportAI, CannotReportSelf
 from app.service.seats import seat_key
@@ -305,13 +305,12 @@ def _leave(doc: GameDoc, game: Game, nickname: str) -> str:
 
 
 def _drop_player(doc: GameDoc, nickname: str) -> None:
-    """Forget a player who left the lobby: their UUID, the idempotent replies that hold it
-    (a replayed join must not hand back a dead secret), what the table noted."""
+    """Forget a player who left the lobby: their UUID (and any rematch seat bound to it),
+    what the table noted. The idempotent replies stay as given: a replayed join answers the
+    secret it first answered, which names nobody now, never anyone else's."""
     secret = doc.player_uuids.pop(nickname, None)
     if secret is not None:
-        for key, earlier in list(doc.replies.items()):
-            if earlier.get("body", {}).get("player_uuid") == secret:
-                del doc.replies[key]
+        seats.free(doc.social, seat_key(secret))
     social.forget(doc.social, nickname)
 
 

@@ -283,7 +283,10 @@ def key_hash(key: str) -> str:
     return "sha256:" + hashlib.sha256(key.encode()).hexdigest()
 
 
-def _earlier_reply(doc: GameDoc, key: str, fingerprint: str) -> Body | None:
+def earlier_reply(doc: GameDoc, key: str, fingerprint: str) -> Body | None:
+    """The first answer given to the request keyed ``key`` on this game, unchanged; None if
+    there was none (or it is no longer kept); :class:`IdempotencyKeyReused` if the key was
+    first sent with another request (``fingerprint``)."""
     earlier = doc.replies.get(key_hash(key))
     if earlier is None:
         return None
@@ -293,7 +296,25 @@ def _earlier_reply(doc: GameDoc, key: str, fingerprint: str) -> Body | None:
     return body
 
 
+_earlier_reply = earlier_reply
+
+PINNED: Final = "pinned"
+"""Marks the one reply never evicted: the keyed create's (app/service/lobby.py), which no
+later request could make again (its game exists once)."""
+
+
+def remember_first(doc: GameDoc, key: str, fingerprint: str, body: Body) -> None:
+    """Keep the answer of the request that made the game (keyed ``key``) for as long as the
+    game lives: its replay gets it unchanged, whatever has happened at the table since."""
+    doc.replies[key_hash(key)] = {
+        "fingerprint": fingerprint,
+        "body": json.loads(json.dumps(body)),
+        PINNED: True,
+    }
+
+
 def _remember(doc: GameDoc, key: str, fingerprint: str, body: Body) -> None:
     doc.replies[key_hash(key)] = {"fingerprint": fingerprint, "body": json.loads(json.dumps(body))}
-    while len(doc.replies) > KEEP_REPLIES:
-        del doc.replies[next(iter(doc.replies))]
+    evictable = [k for k, kept in doc.replies.items() if not kept.get(PINNED)]
+    while len(evictable) > KEEP_REPLIES:
+        del doc.replies[evictable.pop(0)]

@@ -26,9 +26,16 @@ state or a hand.
 
 A watcher is bound to the seat of the player who connected (app/service/seats.py), never to
 a nickname: each version is shaped for the player in that seat as the version names them, so
-a renamed player goes on watching as themselves, and a player who has left or was removed is
-sent a last message, ``{"error", "code": "unknown_player"}``, and their connection is closed
-and forgotten: nothing of their seat, nor of whoever takes their nickname next, reaches it.
+a renamed player goes on watching as themselves. Whether a watcher stays is decided **once
+per batch, from the newest version the pusher knows**: the newest of the batch, or, when the
+seat is absent there, the game as stored now (read once), since a batch may lag behind the
+table (two joins close together, a retried batch) and a watcher may have connected from a
+seat that joined after the batch's versions. A seat present in that newest version is sent
+each version of the batch it sits in (a version from before its player joined is skipped,
+never a reason to close); a seat absent there, its player gone (left, removed) or its seat
+moved to another device, is sent a last message saying which, ``{"error", "code":
+"unknown_player"}`` or ``"seat_moved"``, and its connection is closed and forgotten: nothing
+of their seat, nor of whoever takes their nickname next, reaches it.
 
 Messages are posted through the API Gateway management API: each connection's messages one
 after the other, in order, and connections a few at a time in threads. A connection API
@@ -49,8 +56,9 @@ from typing import Any, Final, Literal, Protocol
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from app.service.errors import SeatMoved
 from app.service.responses import current_state
-from app.service.seats import seated
+from app.service.seats import moved, seated
 from app.store.base import GameDoc, RoundSnapshot
 from app.store.dynamo.stream import ended_round, state_doc
 from app.watch.connections import Connections, Watcher
@@ -112,6 +120,10 @@ LEFT_MESSAGE: Final = envelope(
     {"error": "You are no longer a player of this game", "code": "unknown_player"},
 ).encode()
 """What a watcher whose player has left (or was removed) is sent before it is closed."""
+MOVED_MESSAGE: Final = envelope(
+    403, {"error": SeatMoved.default_message, "code": SeatMoved.code}
+).encode()
+"""What a watcher of a seat that moved to another device is sent before it is closed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,14 +182,47 @@ class _Messages:
         self._by_viewer: dict[str | None, bytes] = {}
 
     def for_seat(self, seat: str | None) -> bytes | None:
-        """The state for the player in ``seat`` (None: an observer), or None if that player
-        is no longer in the game."""
+        """The state for the player in ``seat`` (None: an observer), or None if that seat
+        is not in this version of the game."""
         nickname = None if seat is None else seated(self.doc.player_uuids, seat)
         if seat is not None and nickname is None:
             return None
         if nickname not in self._by_viewer:
             self._by_viewer[nickname] = state_message(current_state(self.doc, nickname)).encode()
         return self._by_viewer[nickname]
+
+    def farewell(self, seat: str | None) -> bytes | None:
+        """None if a watcher of ``seat`` stays (an observer, or a seat present in this
+        version); else the last message to send it before closing it: its seat moved to
+        another device, or its player is no longer in the game."""
+        if seat is None or seated(self.doc.player_uuids, seat) is not None:
+            return None
+        return MOVED_MESSAGE if moved(self.doc.social, seat) else LEFT_MESSAGE
+
+
+class _Newest:
+    """The newest version of one game the pusher knows: the newest of the batch, or the
+    game as stored now, read once and only when a seat is absent from the batch's newest
+    (the stream may lag behind the table)."""
+
+    def __init__(self, game_uuid: str, batch_newest: GameDoc | None, games: GameReader) -> None:
+        self.game_uuid = game_uuid
+        self._messages = None if batch_newest is None else _Messages(batch_newest)
+        self._games = games
+        self._read = False
+
+    def messages_for(self, seat: str | None) -> _Messages | None:
+        """The newest known version's messages, as far as ``seat`` is concerned (None: the
+        game is gone)."""
+        known = self._messages
+        if known is not None and known.farewell(seat) is None:
+            return known
+        if not self._read:
+            self._read = True
+            stored = self._games.load(self.game_uuid)
+            if stored is not None and (known is None or stored.version > known.doc.version):
+                self._messages = _Messages(stored)
+        return self._messages
 
 
 def read_records(records: Iterable[Mapping[str, Any]]) -> Batch:
@@ -250,33 +295,37 @@ class Pusher:
     def handle(self, event: Mapping[str, Any]) -> PushReport:
         batch = read_records(event.get("Records") or [])
         deliveries: list[_Delivery] = []
-        newest: dict[str, _Messages] = {}
+        newest: dict[str, _Newest] = {}
         public_watchers: list[Watcher] | None = None
         for game_uuid, game in batch.games.items():
             watchers = self.connections.watchers(game_uuid)
+            versions = [c.doc for c in game.changes]
+            latest = max(versions, key=lambda d: d.version) if versions else None
+            known = newest[game_uuid] = _Newest(game_uuid, latest, self.games)
             for item in game.in_order():
                 if isinstance(item, RoundSnapshot):
                     deliveries += self._snapshot(game, item, watchers)
                     continue
-                messages = newest[game_uuid] = _Messages(item.doc)
-                for watcher in watchers:
-                    deliveries += self._delivery(messages, watcher, welcome=False)
+                messages = _Messages(item.doc)
+                for watcher in watchers:  # a version without the watcher's seat is skipped
+                    data = messages.for_seat(watcher.seat)
+                    if data is not None:
+                        deliveries.append(_Delivery(watcher, data, False))
                 if item.public:
                     if public_watchers is None:
                         public_watchers = self.connections.public_watchers()
                     data = public_game_message(item.doc).encode()
                     deliveries += [_Delivery(w, data, False) for w in public_watchers]
+            for watcher in watchers:  # judged by the newest version known, once
+                deliveries += self._farewell(known, watcher, welcome=False)
         served = {d.watcher.connection_id for d in deliveries}
         for watcher in batch.joined:
             if watcher.connection_id in served:  # it has this batch's states already
                 continue
             assert watcher.game_uuid is not None  # read_records keeps game watchers only
             if watcher.game_uuid not in newest:
-                game_doc = self.games.load(watcher.game_uuid)
-                if game_doc is None:  # gone since (expired)
-                    continue
-                newest[watcher.game_uuid] = _Messages(game_doc)
-            deliveries += self._delivery(newest[watcher.game_uuid], watcher, welcome=True)
+                newest[watcher.game_uuid] = _Newest(watcher.game_uuid, None, self.games)
+            deliveries += self._welcome(newest[watcher.game_uuid], watcher)
 
         outcomes = self._post_all(deliveries)
         report = PushReport(
@@ -311,11 +360,26 @@ class Pusher:
         return [_Delivery(watcher, data, False) for watcher in watchers]
 
     @staticmethod
-    def _delivery(messages: _Messages, watcher: Watcher, *, welcome: bool) -> list[_Delivery]:
+    def _farewell(known: _Newest, watcher: Watcher, *, welcome: bool) -> list[_Delivery]:
+        """The last message of a watcher whose seat is absent from the newest version
+        known (then it is closed); nothing for one that stays."""
+        messages = known.messages_for(watcher.seat)
+        if messages is None:  # the game is gone (expired): nothing more to send
+            return []
+        last = messages.farewell(watcher.seat)
+        return [] if last is None else [_Delivery(watcher, last, welcome, last=True)]
+
+    @classmethod
+    def _welcome(cls, known: _Newest, watcher: Watcher) -> list[_Delivery]:
+        """A new watcher's first message: the newest known state for its seat (or, for a
+        seat gone since it connected, why it is closed)."""
+        messages = known.messages_for(watcher.seat)
+        if messages is None:
+            return []
         data = messages.for_seat(watcher.seat)
-        if data is None:  # the watcher's player left: tell it so, then close it
-            return [_Delivery(watcher, LEFT_MESSAGE, welcome, last=True)]
-        return [_Delivery(watcher, data, welcome)]
+        if data is None:
+            return cls._farewell(known, watcher, welcome=True)
+        return [_Delivery(watcher, data, True)]
 
     def _post_all(self, deliveries: list[_Delivery]) -> list[Outcome]:
         """Each connection's messages in order, one after the other; connections in

@@ -3,8 +3,8 @@ clock's nor the pusher's event filter may match them, and their handlers ignore 
 ever arrives anyway.
 
 The filters are matched here with a small evaluator of the few EventBridge pattern forms they
-use (a list of exact values, ``prefix``, ``exists``); the same evaluator must match a game's
-live item, so a test of a report item that matched nothing can fail.
+use (a list of exact values, ``prefix``, ``exists``: tests/support/stream.py); the same
+evaluator must match a game's live item, so a test of a report item that matched nothing can fail.
 """
 
 from __future__ import annotations
@@ -21,29 +21,7 @@ from app.store.base import Report
 from app.watch.pusher import read_records
 from tests.store.games import new_doc, running_game
 from tests.support.dynamo import DynamoTable, moto_dynamo_table
-
-
-def _leaf_matches(rules: list[Any], value: Any) -> bool:
-    for rule in rules:
-        if isinstance(rule, dict):
-            if "prefix" in rule and isinstance(value, str) and value.startswith(rule["prefix"]):
-                return True
-            if "exists" in rule and (value is not None) == rule["exists"]:
-                return True
-        elif value == rule:
-            return True
-    return False
-
-
-def _matches(pattern: dict[str, Any], event: dict[str, Any] | None) -> bool:
-    for key, rule in pattern.items():
-        value = None if event is None else event.get(key)
-        if isinstance(rule, dict):
-            if not _matches(rule, value if isinstance(value, dict) else None):
-                return False
-        elif not _leaf_matches(rule, value):
-            return False
-    return True
+from tests.support.stream import matches as _matches
 
 
 def _patterns() -> dict[str, list[dict[str, Any]]]:

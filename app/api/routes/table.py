@@ -1,6 +1,7 @@
 """The table as people use it: leave, resign, remove, readiness, auto start, the maximum of
-cards, reactions, reports. POST only, credentials in ``Authorization: Bearer`` only (these
-routes are new: no established client sends them in the URL).
+cards, reactions, reports, taking a seat to another device. POST only, credentials in
+``Authorization: Bearer`` only (these routes are new: no established client sends them in
+the URL).
 
 Every route has one shape: the game, the caller's Bearer credential, an optional body field,
 an optional ``Idempotency-Key``; it calls one service method and answers its message.
@@ -17,6 +18,7 @@ from app.api.schemas import (
     AutoStartRequest,
     MaxCardsRequest,
     Message,
+    MovedSeat,
     NicknameRequest,
     ReactRequest,
     ReadyRequest,
@@ -159,3 +161,20 @@ def report(
     """Kept for the operator. Once every other human at the table has reported a
     nickname, it is shown as `Player_<seat>` from then on."""
     return service.report(game_uuid, bearer, body.nickname, idempotency_key=key)
+
+
+@router.post(
+    "/games/{game_uuid}/move-seat",
+    response_model=MovedSeat,
+    responses=ANSWERS,
+    summary="Take your seat to another device (a fresh player UUID; the one sent is retired)",
+)
+def move_seat(
+    game_uuid: str, bearer: RequiredBearerDep, service: ServiceDep, key: IdempotencyKeyDep
+) -> Body:
+    """Sent by the new device with the seat's current UUID (from the device that holds it,
+    or from its take-your-seat link). Answers a fresh `player_uuid` for the new device; from
+    then on the UUID sent gets 403 `seat_moved` on every request, and its websockets are told
+    so and closed. In any state of the game. An `Idempotency-Key` (hard to guess: the reply
+    holds a secret) makes a retry of a move whose answer was lost get that answer again."""
+    return service.move_seat(game_uuid, bearer, idempotency_key=key)

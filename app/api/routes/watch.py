@@ -10,7 +10,9 @@ The established iOS client opens ``<websocket URL>/<stage>`` in two ways:
   follows. Each message is ``{"statusCode": 200, "body": "<JSON string>"}`` whose body is
   exactly what ``GET /games/{game_uuid}`` (or ``?round=N``) gives the same viewer.
   Credentials the HTTP route would refuse get one message ``{"statusCode": 400, "body":
-  "{\\"error\\": ..., \\"code\\": ...}"}`` and the close code 1008.
+  "{\\"error\\": ..., \\"code\\": ...}"}`` (403 for a UUID retired by a seat move) and
+  the close code 1008. A watcher whose player leaves is closed (1008, ``unknown_player``);
+  one whose seat moves to another device is sent the 403 ``seat_moved`` refusal first.
 - **A public-games watcher**, with no game at all (its start and join screens): the first
   messages are the games listed now, one each; then, for every change of a game that is or
   just stopped being public, ``{"game_uuid", "room", "public", "last_modified", "players"}``.
@@ -41,8 +43,9 @@ from app.api.deps import ServiceProvider
 from app.api.errors import status_of
 from app.api.fairness import TokenBuckets
 from app.service import GameService
+from app.service.errors import SeatMoved
 from app.service.responses import current_state
-from app.service.seats import seat_key, seated
+from app.service.seats import moved, seat_key, seated
 from app.service.writes import Change
 from app.store.base import GameDoc
 from app.watch.hub import Hub, Subscription
@@ -228,6 +231,10 @@ async def _follow_game(
             await websocket.send_text(snapshot_message(change.doc, snapshot))
         nickname = None if seat is None else seated(change.doc.player_uuids, seat)
         if seat is not None and nickname is None:  # the watcher's player left the game
+            if moved(change.doc.social, seat):  # or their seat moved to another device
+                await websocket.send_text(error_message(403, SeatMoved()))
+                await websocket.close(CLOSE_REFUSED, SeatMoved.code)
+                return
             await websocket.close(CLOSE_REFUSED, "unknown_player")
             return
         await websocket.send_text(state_message(current_state(change.doc, nickname)))

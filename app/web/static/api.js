@@ -74,6 +74,23 @@ export function saveName(name) {
 }
 
 /**
+ * Moves a seat to this browser: the service answers a fresh secret for it and retires
+ * `player` (the one the link carried), so the device the seat came from sees nothing more of
+ * it. Retried once with the same key if the answer is lost. Answers
+ * `{game_uuid, player_uuid, nickname}`.
+ */
+export async function moveSeat(game, player) {
+  const key = crypto.randomUUID();
+  const ask = () => api(`/games/${game}/move-seat`, { method: "POST", token: player, key });
+  try {
+    return (await ask()).data;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 0) return (await ask()).data;
+    throw e;
+  }
+}
+
+/**
  * The next game of a finished game's table, asked for by one of its players: the service
  * makes it once (same rules, same computer players) and seats everyone who asks in it.
  * Answers `{game_uuid, player_uuid}`: the new seat.

@@ -6,6 +6,7 @@ const WORDS = {
   invalid_request: "The page sent a request the server did not understand. Reload the page and try again.",
   game_not_found: "This game does not exist, or it ended long ago and was cleared away.",
   unknown_player: "You are no longer a player of this game.",
+  seat_moved: "Your seat moved to another device: you play there now. This browser only watches the game.",
   not_admin: "Only the game's host can do that.",
   invalid_nickname: "A name starts with a letter and has only letters, digits and _ (no spaces), up to 64 characters.",
   nickname_taken: "Someone at this table already has that name. Choose another one.",

@@ -4,7 +4,7 @@
 // #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile).
 import { render } from "./preact.js";
 import { useEffect, useRef, useState } from "./hooks.js";
-import { api, keepSeat } from "./api.js";
+import { keepSeat, moveSeat, seatOf } from "./api.js";
 import { Leaderboard, Profile } from "./ladderview.js";
 import { Learn, LearnDialog } from "./learn.js";
 import { Lobby } from "./lobby.js";
@@ -28,19 +28,41 @@ export function parseRoute(hash) {
   return { name: "lobby" };
 }
 
-/** Takes a seat brought from another device, then forgets the link (it holds the secret). */
+/**
+ * Takes a seat brought from another device by its link: the seat is moved here (a fresh
+ * secret for this browser; the link's, which the other device holds, is retired), then the
+ * link is forgotten (it holds a secret). A browser that already holds another seat in that
+ * game is asked first: a link never replaces a seat without asking.
+ */
 function TakeSeat({ game, player }) {
+  const held = seatOf(game);
+  const [asking, setAsking] = useState(!!held && held.player_uuid !== player);
+  const [busy, setBusy] = useState(false);
+  const toGame = () => {
+    location.hash = `#/game/${game}`;
+    dispatchEvent(new HashChangeEvent("hashchange"));
+  };
+  const take = () => {
+    setBusy(true);
+    moveSeat(game, player).then((data) => {
+      keepSeat(game, { player_uuid: data.player_uuid, nickname: data.nickname });
+      toast(`You are in your seat as ${data.nickname}. The device the link came from no longer plays it.`);
+    }).catch((e) => fail(e.code ? e : { code: "unknown_player" })).finally(toGame);
+  };
   useEffect(() => {
     history.replaceState(null, "", `${location.pathname}#/game/${game}`);
-    api(`/games/${game}`, { token: player }).then(({ data }) => {
-      if (!data.you) throw new Error("not a player");
-      keepSeat(game, { player_uuid: player, nickname: data.you });
-      toast(`You are back in your seat as ${data.you}.`);
-    }).catch((e) => fail(e.code ? e : { code: "unknown_player" })).finally(() => {
-      location.hash = `#/game/${game}`;
-      dispatchEvent(new HashChangeEvent("hashchange"));
-    });
+    if (held && held.player_uuid === player) toGame(); // this browser's own seat: nothing to move
+    else if (!held) take();
   }, []);
+  if (asking) {
+    return html`<section class="panel" aria-labelledby="take-title" id="take-ask">
+      <h2 id="take-title" tabindex="-1">You already have a seat in this game</h2>
+      <p>This browser plays in this game as <b>${held.nickname}</b>. The link you opened is for a seat in the same game.
+        Taking it gives up your seat as ${held.nickname} in this browser.</p>
+      <p class="row"><button id="keep-seat" class="primary" disabled=${busy} onClick=${() => { setAsking(false); toGame(); }}>Keep my seat as ${held.nickname}</button>
+        <button id="take-linked-seat" disabled=${busy} onClick=${() => { setAsking(false); take(); }}>Take the seat from the link</button></p>
+    </section>`;
+  }
   return html`<section class="panel"><p>Taking your seat…</p></section>`;
 }
 

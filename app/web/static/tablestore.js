@@ -58,9 +58,13 @@ export function createTable(game, changed, g = gameOf()) {
       await accept(r.data);
     } catch (e) {
       if (!alive) return;
-      if (e instanceof ApiError && e.status === 400 && token() && e.code !== "game_not_found") {
-        // Removed by the host, or left from another tab: the kept seat opens nothing now.
-        s.notice = "You are no longer in this game, so you are watching it.";
+      const moved = e instanceof ApiError && e.status === 403 && e.code === "seat_moved";
+      if (e instanceof ApiError && (e.status === 400 || moved) && token() && e.code !== "game_not_found") {
+        // Removed by the host, left from another tab, or the seat was taken to another
+        // device by its link: the kept seat opens nothing now.
+        s.notice = moved
+          ? "Your seat moved to another device (someone opened its link), so this browser no longer plays it: you are watching the game."
+          : "You are no longer in this game, so you are watching it.";
         forgetSeat(game);
         s.seat = null;
         s.etag = null;

@@ -178,8 +178,8 @@ function SeatTools({ st, s, seated, actions, game }) {
   return html`<section class="panel tools" aria-label="Your seat and settings">
     ${st.status === "Running" && mine && mine.n_cards > 0 ? html`<button id="resign" onClick=${actions.resign}>Resign</button>` : null}
     ${seated && st.status !== "Finished" ? html`<details class="device"><summary>Play on another device</summary>
-      <p class="warning"><b>Keep this link to yourself.</b> Whoever opens it plays in your seat, as you. Open it on your other device;
-        the secret after # never leaves your browser for the server.</p>
+      <p class="warning"><b>Keep this link to yourself.</b> Whoever opens it first takes your seat, as you, and this browser stops playing it
+        (it then watches). Open it on your other device; it works once. The secret after # never leaves your browser for the server.</p>
       <div class="row"><input id="take-link" readonly aria-label="Link to your seat" value=${takeLink} />
         <button class="small" onClick=${() => copy(takeLink, "Your seat's link is copied. Keep it to yourself.")}>Copy</button></div></details>` : null}
     <details class="settings"><summary>Settings</summary>
