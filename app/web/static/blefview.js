@@ -2,10 +2,12 @@
 // cards), the turn line, the first-game guide, the round's bets and the move controls (the
 // dock: a bet by kind and name, or a check), its rules in the room and its moves in the
 // store. The shared table shell (tableview.js) renders it through the registry (games.js).
+import { api, pref } from "./api.js";
 import { actionName, checkOf, deckOf, exampleCards, lostOf, tableFor } from "./bets.js";
 import { Countdown } from "./countdown.js";
+import { verifyRound } from "./deal.js";
 import { useHeld } from "./held.js";
-import { RoundSummary } from "./reveal.js";
+import { RoundSummary } from "./blefround.js";
 import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, TeamsHelp } from "./rulesview.js";
 import { levelOf, LEVELS, maxCardsChoices, standingBet, tipFor } from "./table.js";
 import { Card, Cards, html } from "./ui.js";
@@ -168,6 +170,40 @@ function turnWords(st) {
   return `Your turn. ${bet ? `${bet.player} bets ${actionName(bet.action_id, deckOf(st))}.` : "You open the round: name any set."}`;
 }
 
+/** Blef's part of the table store's state. */
+const state = () => ({
+  chosen: null, // the bet this person picked (an action id), kept until they change it
+  odds: null, // {round, probabilities}
+  oddsOn: pref("odds", false),
+});
+
+/** Before the store takes a new state: a new round offers its lowest bet again, not the one
+ * chosen in the round before. */
+function taking({ s, prev, state: next }) {
+  if (prev && next.round_number !== prev.round_number) s.chosen = null;
+}
+
+/** The chance of each bet from this player's cards, for the move controls (when asked for). */
+async function loadOdds({ s, game, token }) {
+  try {
+    const { data } = await api(`/games/${game}/odds`, { token: token() });
+    s.odds = { round: data.round_number, probabilities: data.probabilities };
+  } catch { s.odds = null; }
+}
+
+/** On this person's turn, once the state is taken (before the redraw). */
+async function onMyTurn(ctx) {
+  const { s } = ctx;
+  if (s.oddsOn && (!s.odds || s.odds.round !== s.state.round_number)) await loadOdds(ctx);
+}
+
+/** A preference changed in the table's settings (the store keeps it in the browser). */
+function prefChanged(ctx, name, value) {
+  if (name !== "odds") return;
+  ctx.s.oddsOn = value;
+  if (value && ctx.isMyTurn()) loadOdds(ctx).then(ctx.changed);
+}
+
 /** Blef's moves, added to the table store's actions: bet, check, and the bet chosen so far. */
 function moves({ s, act, changed }) {
   return {
@@ -183,6 +219,14 @@ function moves({ s, act, changed }) {
   };
 }
 
+/** A round's moves as the replay steps through them (the loser's closing event left out). */
+const movesOf = (r) => (r.history || []).filter((e) => e.action_id !== lostOf(r));
+
+/** One move of a finished round, as the replay lists it. */
+function Move({ move, round }) {
+  return html`<b>${move.player}</b> ${move.action_id === checkOf(round) ? "checked" : `bet ${actionName(move.action_id, deckOf(round))}`}`;
+}
+
 /** Blef, as the registry (games.js) knows it. */
 export const blef = Object.freeze({
   kind: "blef",
@@ -195,8 +239,10 @@ export const blef = Object.freeze({
   RoomHelp: TeamsHelp, // under the room's players
   HostRules: RulesSetup, // the host's rule controls, first in the set-up
   HostLimits: MaxCards, // after the time limit
-  Round: RoundSummary, // a finished round, inside the reveal frame
-  SeatMark: TeamMark,
+  Round: RoundSummary, // a finished round, inside the reveal and replay frames
+  Move, // one move, in the replay
+  movesOf,
+  verifyRound, // a round's deal against its commitment, in the replay
   levels: LEVELS, // the computer players a host may invite
   levelOf,
   keys: { b: "bet-button", c: "check-button" }, // keyboard shortcuts on your turn
@@ -204,5 +250,9 @@ export const blef = Object.freeze({
   roomFacts: (st) => `Maximum of cards: ${st.chosen_max_cards ? String(st.chosen_max_cards) : "the rule's maximum"}.`,
   endsRound,
   turnWords,
+  state,
+  taking,
+  onMyTurn,
+  prefChanged,
   moves,
 });

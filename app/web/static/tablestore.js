@@ -26,9 +26,7 @@ export function createTable(game, changed, g = gameOf()) {
     missing: null, // the error when the game cannot be opened
     notice: null,
     busy: false,
-    chosen: null, // the bet this person picked (an action id), kept until they change it
-    odds: null, // {round, probabilities}
-    oddsOn: pref("odds", false),
+    ...g.state(), // the game's own part (Blef: the bet chosen, the odds)
     sound: pref("sound", false),
     autoClose: pref("autoclose", false),
     tips: pref("tips", true),
@@ -49,6 +47,10 @@ export function createTable(game, changed, g = gameOf()) {
 
   const isMyTurn = () => !!(s.state && s.seat && s.state.status === "Running"
     && s.state.cp_nickname === s.seat.nickname && s.state.legal_actions);
+
+  // What the game's own part (games.js) is given: the state, the game, this seat's secret, and
+  // the store's ways to redraw and to send a change.
+  const ctx = { s, game, token, changed, isMyTurn, act };
 
   async function refresh() {
     try {
@@ -104,8 +106,7 @@ export function createTable(game, changed, g = gameOf()) {
     // At the end, only the final round is still to see: older ones queued while the person
     // looked away are in the replay, not a pile of Continue clicks on top of the game over.
     if (state.status === "Finished") s.reveals = s.reveals.filter((r) => r.snap.round_number === state.round_number);
-    // A new round offers its lowest bet again, not the one chosen in the round before.
-    if (prev && state.round_number !== prev.round_number) s.chosen = null;
+    g.taking({ s, prev, state });
     const wasMine = isMyTurn();
     s.state = state;
     s.receivedAt = performance.now();
@@ -117,20 +118,13 @@ export function createTable(game, changed, g = gameOf()) {
     const mine = isMyTurn();
     if (mine && !wasMine) turnBegins();
     document.title = mine ? `● Your turn · ${g.name}` : state.status === "Finished" ? `Game over · ${g.name}` : `Room ${state.room} · ${g.name}`;
-    if (mine && s.oddsOn && (!s.odds || s.odds.round !== state.round_number)) await loadOdds();
+    if (mine) await g.onMyTurn(ctx);
     changed();
   }
 
   function turnBegins() {
     announce(g.turnWords(s.state) + (s.state.time_limit ? ` You have ${s.state.time_limit} seconds.` : ""));
     if (s.sound) beep();
-  }
-
-  async function loadOdds() {
-    try {
-      const { data } = await api(`/games/${game}/odds`, { token: token() });
-      s.odds = { round: data.round_number, probabilities: data.probabilities };
-    } catch { s.odds = null; }
   }
 
   /** POST one change; whether the service took it. Refusals are told in words. */
@@ -208,10 +202,10 @@ export function createTable(game, changed, g = gameOf()) {
     },
     dismissReveal,
     setPref(name, value) {
-      const field = { odds: "oddsOn", sound: "sound", autoclose: "autoClose", tips: "tips" }[name];
-      s[field] = value;
+      const field = { sound: "sound", autoclose: "autoClose", tips: "tips" }[name];
+      if (field) s[field] = value;
       setPref(name, value);
-      if (name === "odds" && value && isMyTurn()) loadOdds().then(changed);
+      g.prefChanged(ctx, name, value);
       if (name === "sound" && value) beep();
       changed();
     },
@@ -230,7 +224,7 @@ export function createTable(game, changed, g = gameOf()) {
     },
   };
 
-  Object.assign(actions, g.moves({ s, act, changed }));
+  Object.assign(actions, g.moves(ctx));
 
   // Rule and team changes go one after another (a person may change several controls
   // quickly); each says whether the service took it, and a refusal stays shown in words.
