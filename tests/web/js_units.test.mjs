@@ -11,12 +11,14 @@ import {
   FILL_CHOICES, historySeries, ipHost, matchWindow, poolTitle, queueBody, rating, resultLine, signed, waitingLine, waitWords,
 } from "../../app/web/static/ladder.js";
 import { BACKOFF, live, reconnectDelay, socketUrl } from "../../app/web/static/live.js";
+import { DEFAULT_KIND, GAMES, gameOf, PARTS } from "../../app/web/static/games.js";
 import { parseMarkdown } from "../../app/web/static/markdown.js";
 import { commonCount, dealHands, dealRound, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
 import { judgeBet, marksFor, maxCardsFor, rulesInWords, usableJokers } from "../../app/web/static/variants.js";
+import { reactionLines, REACTIONS, secondsLeft, urgency } from "../../app/web/static/table.js";
 import {
-  levelOf, loserIsOut, maxCardsChoices, reactionLines, REACTIONS, roundCause, ruleMaxCards, secondsLeft, tipFor, urgency,
-} from "../../app/web/static/table.js";
+  levelOf, loserIsOut, maxCardsChoices, roundCause, ruleMaxCards, tipFor,
+} from "../../app/web/static/bleftable.js";
 
 test("there are 88 sets, each named, and 88 is a check", () => {
   assert.equal(SETS.length, 88);
@@ -466,4 +468,50 @@ test("closing it stops every reconnect and every later message", () => {
 test("the socket's address follows the page's scheme and host", () => {
   assert.equal(socketUrl("/ws?game_uuid=x", { protocol: "https:", host: "blef.example" }), "wss://blef.example/ws?game_uuid=x");
   assert.equal(socketUrl("/ws", { protocol: "http:", host: "127.0.0.1:8000" }), "ws://127.0.0.1:8000/ws");
+});
+
+// ---------------------------------------------------------------- games.js: the games' registry
+test("every game of the registry brings each part the shared table asks for, and nothing else", () => {
+  assert.ok(Object.keys(GAMES).length >= 1);
+  for (const [kind, entry] of Object.entries(GAMES)) {
+    assert.equal(entry.kind, kind);
+    for (const [part, type] of Object.entries(PARTS)) assert.equal(typeof entry[part], type, `${kind}.${part}`);
+    assert.deepEqual(Object.keys(entry).filter((k) => !(k in PARTS)), [], `${kind} brings parts the table never asks for`);
+  }
+});
+
+test("a table of a kind the page does not know is Blef's, as the established routes are", () => {
+  assert.equal(DEFAULT_KIND, "blef");
+  assert.equal(gameOf(), GAMES.blef);
+  assert.equal(gameOf("blef"), GAMES.blef);
+  assert.equal(gameOf("toString"), GAMES.blef);
+  assert.equal(gameOf("nonesuch"), GAMES.blef);
+});
+
+test("Blef's moves send the check of the table's own deck, and a new round forgets the bet chosen", async () => {
+  globalThis.document ??= { getElementById: () => null };
+  const blef = gameOf("blef");
+  for (const [deck, check] of [[24, 88], [32, 140]]) {
+    const sent = [];
+    const s = { state: { rules: { deck_size: deck }, round_number: 1 }, reveals: [], chosen: null };
+    const actions = blef.moves({ s, changed: () => {}, act: async (path, body) => { sent.push([path, body]); return true; } });
+    await actions.check();
+    await actions.placeBet(5);
+    actions.choose(7);
+    assert.deepEqual(sent, [["play", { action_id: check }], ["play", { action_id: 5 }]]);
+    assert.equal(s.chosen, 7);
+    blef.taking({ s, prev: s.state, state: { ...s.state } });
+    assert.equal(s.chosen, 7, "the same round keeps the bet chosen");
+    blef.taking({ s, prev: s.state, state: { ...s.state, round_number: 2 } });
+    assert.equal(s.chosen, null);
+  }
+});
+
+test("Blef's round ends with a snapshot's loser or the loser's closing event", () => {
+  const blef = gameOf("blef");
+  assert.equal(blef.endsRound({ loser: "bob", history: [] }), true);
+  assert.equal(blef.endsRound({ history: [{ action_id: 3 }, { action_id: 88 }, { action_id: 89 }] }), true);
+  assert.equal(blef.endsRound({ history: [{ action_id: 3 }, { action_id: 88 }] }), false);
+  assert.equal(blef.endsRound({ rules: { deck_size: 32 }, history: [{ action_id: 140 }, { action_id: 141 }] }), true);
+  assert.equal(blef.endsRound(null), false);
 });

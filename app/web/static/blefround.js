@@ -3,7 +3,7 @@
 // frame (reveal.js) shows it once per round, until dismissed; the replay shows the same
 // without the dialog.
 import { actionName, checkOf, deckOf, explainSet, lostOf } from "./bets.js";
-import { loserIsOut, roundCause, standingBet } from "./table.js";
+import { loserIsOut, roundCause, standingBet } from "./bleftable.js";
 import { COMMON, judgeBet, marksFor, poolOf } from "./variants.js";
 import { Cards, html } from "./ui.js";
 

@@ -9,7 +9,7 @@ import { verifyRound } from "./deal.js";
 import { useHeld } from "./held.js";
 import { RoundSummary } from "./blefround.js";
 import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, TeamsHelp } from "./rulesview.js";
-import { levelOf, LEVELS, maxCardsChoices, standingBet, tipFor } from "./table.js";
+import { levelOf, LEVELS, maxCardsChoices, standingBet, tipFor } from "./bleftable.js";
 import { Card, Cards, html } from "./ui.js";
 
 function Felt({ st, me, s }) {

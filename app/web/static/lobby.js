@@ -4,7 +4,7 @@ import { useEffect, useState } from "./hooks.js";
 import { api, keepSeat, savedName, saveName } from "./api.js";
 import { live } from "./live.js";
 import { html, fail, toast } from "./ui.js";
-import { LEVELS } from "./table.js";
+import { LEVELS } from "./bleftable.js";
 import { rulesInWords } from "./variants.js";
 import { RatedPanel } from "./ladderview.js";
 
