@@ -494,11 +494,13 @@ test("Blef's moves send the check of the table's own deck, and a new round forge
   for (const [deck, check] of [[24, 88], [32, 140]]) {
     const sent = [];
     const s = { state: { rules: { deck_size: deck }, round_number: 1 }, reveals: [], chosen: null };
-    const actions = blef.moves({ s, changed: () => {}, act: async (path, body) => { sent.push([path, body]); return true; } });
+    const record = async (path, body) => { sent.push([path, body]); return true; };
+    const actions = blef.moves({ s, changed: () => {}, act: record, sendSetup: record });
     await actions.check();
     await actions.placeBet(5);
     actions.choose(7);
-    assert.deepEqual(sent, [["play", { action_id: check }], ["play", { action_id: 5 }]]);
+    await actions.changeTeam(2);
+    assert.deepEqual(sent, [["play", { action_id: check }], ["play", { action_id: 5 }], ["change-team", { team: 2 }]]);
     assert.equal(s.chosen, 7);
     blef.taking({ s, prev: s.state, state: { ...s.state } });
     assert.equal(s.chosen, 7, "the same round keeps the bet chosen");

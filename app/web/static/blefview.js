@@ -204,9 +204,12 @@ function prefChanged(ctx, name, value) {
   if (value && ctx.isMyTurn()) loadOdds(ctx).then(ctx.changed);
 }
 
-/** Blef's moves, added to the table store's actions: bet, check, and the bet chosen so far. */
-function moves({ s, act, changed }) {
+/** Blef's actions, added to the table store's: bet, check, the bet chosen so far, and the
+ * host's rule and team changes (sent one after another). */
+function moves({ s, act, changed, sendSetup }) {
   return {
+    changeRules: (changes, done) => sendSetup("change-rules", changes, done),
+    changeTeam: (team, nickname, done) => sendSetup("change-team", nickname ? { team, nickname } : { team }, done),
     async placeBet(id) {
       const ok = await act("play", { action_id: id }, `You bet ${actionName(id, deckOf(s.state))}.`);
       if (ok) document.getElementById("turn-line")?.focus();

@@ -49,8 +49,9 @@ export function createTable(game, changed, g = gameOf()) {
     && s.state.cp_nickname === s.seat.nickname && s.state.legal_actions);
 
   // What the game's own part (games.js) is given: the state, the game, this seat's secret, and
-  // the store's ways to redraw and to send a change.
-  const ctx = { s, game, token, changed, isMyTurn, act };
+  // the store's ways to redraw and to send a change (a move, or a set-up change queued after
+  // the others).
+  const ctx = { s, game, token, changed, isMyTurn, act, sendSetup };
 
   async function refresh() {
     try {
@@ -154,8 +155,6 @@ export function createTable(game, changed, g = gameOf()) {
   const actions = {
     refresh,
     act,
-    changeRules: (changes, done) => sendSetup("change-rules", changes, done),
-    changeTeam: (team, nickname, done) => sendSetup("change-team", nickname ? { team, nickname } : { team }, done),
     async join(nickname) {
       try {
         const { data } = await api(`/games/${game}/join`, { method: "POST", body: { nickname } });
@@ -226,8 +225,8 @@ export function createTable(game, changed, g = gameOf()) {
 
   Object.assign(actions, g.moves(ctx));
 
-  // Rule and team changes go one after another (a person may change several controls
-  // quickly); each says whether the service took it, and a refusal stays shown in words.
+  // Set-up changes (Blef's rules and teams) go one after another (a person may change several
+  // controls quickly); each says whether the service took it, and a refusal stays shown in words.
   let setupQueue = Promise.resolve();
   function sendSetup(path, body, done) {
     const sent = setupQueue.then(async () => {
