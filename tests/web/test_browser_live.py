@@ -122,3 +122,33 @@ def test_with_the_socket_cut_the_table_follows_the_game_by_polling_and_stops_onc
     assert gets.count == asked_when_back, "the page kept polling once its socket was back"
     _react(host, server, game, "😮")
     _reactions(watcher).get_by_text("alice 😮").wait_for()
+
+
+@pytest.mark.slow
+def test_the_lobby_reads_the_public_games_as_it_opens_then_only_listens(
+    server: Server, new_page: Any
+) -> None:
+    lobby = new_page()
+    lists: list[str] = []
+    lobby.on(
+        "request",
+        lambda r: lists.append(r.url) if urlparse(r.url).path == "/games" else None,
+    )
+    lobby.goto(server.url + "/")
+    lobby.get_by_role("heading", name="Public games waiting for players").wait_for()
+    for _ in range(100):  # the read as the page loads, and the one as its socket opens
+        if len(lists) >= 2:
+            break
+        lobby.wait_for_timeout(100)
+    assert len(lists) == 2
+
+    api = lobby.request
+    game = api.post(f"{server.url}/games/create").json()["game_uuid"]
+    token = api.post(f"{server.url}/games/{game}/join", data={"nickname": "listed"}).json()
+    made = api.post(
+        f"{server.url}/games/{game}/make-public",
+        headers={"Authorization": f"Bearer {token['player_uuid']}"},
+    )
+    assert made.ok, made.text()
+    lobby.locator(".games li", has_text="hosted by listed").wait_for()
+    assert len(lists) == 2, "the lobby asked for the list while its socket was open"
