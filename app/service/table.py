@@ -298,7 +298,10 @@ def _leave(doc: GameDoc, game: Game, nickname: str) -> str:
     _drop_player(doc, nickname)
     if not game.n_players:
         doc.player_uuids.clear()
-        doc.social = {"hidden": doc.social.get("hidden", {})}
+        kept = {"hidden": doc.social.get("hidden", {})}
+        if seats.MOVED in doc.social:  # a retired UUID is still told its seat moved
+            kept[seats.MOVED] = doc.social[seats.MOVED]
+        doc.social = kept
     if was_admin and game.admin is not None:
         return f" - {game.admin} is the admin now"
     return ""

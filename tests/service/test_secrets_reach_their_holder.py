@@ -253,3 +253,16 @@ def test_a_hidden_player_stays_hidden_after_moving_their_seat(
     assert service.state(table.game, moved["player_uuid"]).body["you"] == "Player_2"
     service.report(table.game, table["ann"], "Player_2")  # a report files under the old name
     assert "bob" not in doc.player_uuids
+
+
+def test_a_retired_secret_is_still_told_its_seat_moved_after_the_game_emptied(
+    service: GameService,
+) -> None:
+    made = service.create_game(nickname="ann")
+    moved = service.move_seat(made["game_uuid"], made["player_uuid"])
+    service.leave(made["game_uuid"], moved["player_uuid"])
+    with pytest.raises(SeatMoved):
+        service.state(made["game_uuid"], made["player_uuid"])
+    with pytest.raises(NotAPlayer) as gone:
+        service.state(made["game_uuid"], moved["player_uuid"])
+    assert not isinstance(gone.value, SeatMoved)

@@ -1,0 +1,222 @@
+"""One invariant for every path that hands out a secret (issue 28), as a property test over
+random sequences of requests by several actors, on every store (the in-memory fake, SQLite,
+DynamoDB on moto in process).
+
+Actors create games (with and without a nickname), join, leave, remove, play a game out
+(its admin starts it, every other seat's holder resigns), ask for the rematch (with their
+own nickname or someone else's), move their seats to another device, and replay their own
+Idempotency-Keys, with the same request or another one. Game UUIDs are known to every actor
+(the worst case: a game's UUID is not a secret of a seat); each actor's keys and player
+UUIDs are their own. Throughout:
+
+- no actor ever receives a player UUID it did not cause to be made: each one an answer
+  carries is either new (then it is that actor's) or already that same actor's (a replay,
+  asking for the same rematch seat again);
+- a replay of a create key answers the first answer unchanged; the same key with another
+  request is refused (``IdempotencyKeyReused``);
+- every live seat's UUID is known to exactly one actor, and a UUID retired by a move is
+  refused as moved.
+
+Quick play's placing (app/ladder) is not driven here: it seats accounts through the same
+create and join, without keys.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from app.config.settings import Settings
+from app.service import GameService
+from app.service.errors import IdempotencyKeyReused, SeatMoved
+from app.store.base import Store
+from app.store.sqlite import SqliteStore
+from engine.errors import BlefError
+from tests.support.dynamo import moto_dynamo_table
+from tests.support.memory_store import MemoryStore
+
+ACTORS = 3
+REQUESTS = (
+    *("create", "join", "join", "join", "leave", "remove", "finish", "finish"),
+    *("rematch", "rematch", "rematch", "move", "replay", "replay"),
+)
+"""What an actor asks, weighted so that games fill, finish and are rematched often."""
+NAMES = ("Sam", "Hal", "Cid", "sam")
+
+
+@contextmanager
+def made(kind: str) -> Iterator[Store]:
+    if kind == "memory":
+        yield MemoryStore()
+    elif kind == "sqlite":
+        with tempfile.TemporaryDirectory() as where:
+            sqlite = SqliteStore(Path(where) / "blef.db")
+            yield sqlite
+            sqlite.close()
+    else:
+        with moto_dynamo_table() as table:
+            dynamo = table.store()
+            yield dynamo
+            dynamo.close()
+
+
+@dataclass
+class Key:
+    """An Idempotency-Key an actor used, and what it first answered."""
+
+    key: str
+    request: tuple[Any, ...]
+    answer: dict[str, Any] | None
+
+
+@dataclass
+class World:
+    service: GameService
+    owner: dict[str, int] = field(default_factory=dict)
+    """Every player UUID ever answered, with the actor it was answered to."""
+    held: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
+    """Each actor's (game, player UUID) pairs, as they were answered."""
+    retired: set[str] = field(default_factory=set)
+    games: list[str] = field(default_factory=list)
+    keys: dict[int, list[Key]] = field(default_factory=dict)
+
+    def receive(self, actor: int, answer: dict[str, Any], game: str | None = None) -> None:
+        secret = answer.get("player_uuid")
+        where = answer.get("game_uuid", game)
+        if where is not None and where not in self.games:
+            self.games.append(where)
+        if secret is None:
+            return
+        first = self.owner.setdefault(secret, actor)
+        assert first == actor, f"actor {actor} was handed actor {first}'s secret"
+        assert where is not None
+        if (where, secret) not in self.held.setdefault(actor, []):
+            self.held[actor].append((where, secret))
+
+    def check_seats(self) -> None:
+        for game in self.games:
+            doc = self.service.store.load(game)
+            if doc is None:
+                continue
+            for secret in doc.player_uuids.values():
+                assert secret in self.owner  # known to the one actor it was answered to
+                assert secret not in self.retired
+        for secret in list(self.retired)[:3]:
+            game = next(g for held in self.held.values() for g, s in held if s == secret)
+            with pytest.raises(SeatMoved):
+                self.service.state(game, secret)
+
+
+def _attempt(call: Callable[[], dict[str, Any]]) -> dict[str, Any] | None:
+    try:
+        return call()
+    except IdempotencyKeyReused:
+        raise
+    except BlefError:
+        return None
+
+
+def _step(world: World, data: st.DataObject) -> None:
+    service = world.service
+    actor = data.draw(st.integers(0, ACTORS - 1), label="actor")
+    mine = world.held.get(actor, [])
+    kind = data.draw(
+        st.sampled_from(REQUESTS),
+        label="request",
+    )
+    name = data.draw(st.sampled_from(NAMES), label="nickname")
+    if kind == "create":
+        nickname = data.draw(st.sampled_from((None, name)), label="creates with")
+        key = str(uuid.uuid4())
+        answer = _attempt(lambda: service.create_game(idempotency_key=key, nickname=nickname))
+        world.keys.setdefault(actor, []).append(Key(key, ("create", nickname), answer))
+        if answer is not None:
+            world.receive(actor, answer)
+    elif kind == "join" and world.games:
+        game = data.draw(st.sampled_from(world.games[-2:]), label="game")
+        key = str(uuid.uuid4())
+        answer = _attempt(lambda: service.join(game, name, idempotency_key=key))
+        world.keys.setdefault(actor, []).append(Key(key, ("join", game, name), answer))
+        if answer is not None:
+            world.receive(actor, answer, game)
+    elif kind == "replay" and world.keys.get(actor):
+        used = data.draw(st.sampled_from(world.keys[actor]), label="key")
+        other = data.draw(st.sampled_from((None, *NAMES)), label="replayed with")
+        request = (*used.request[:-1], other if used.request[0] == "create" else other or "Zed")
+        same = request == used.request
+        if request[0] == "create":
+            call: Callable[[], dict[str, Any]] = lambda: service.create_game(  # noqa: E731
+                idempotency_key=used.key, nickname=request[1]
+            )
+            game = None
+        else:
+            game = request[1]
+            call = lambda: service.join(game, request[2], idempotency_key=used.key)  # noqa: E731
+        try:
+            answer = _attempt(call)
+        except IdempotencyKeyReused:
+            assert not same or used.answer is None
+            return
+        if request[0] == "create" and used.answer is not None:
+            assert same and answer == used.answer  # the first answer, unchanged
+        if answer is not None:
+            world.receive(actor, answer, game)
+    elif mine:
+        game, secret = data.draw(st.sampled_from(mine), label="seat")
+        if kind == "leave":
+            _attempt(lambda: service.leave(game, secret))
+        elif kind == "remove":
+            _attempt(lambda: service.remove_player(game, secret, name))
+        elif kind == "finish":  # every holder of a seat there plays their part, as themselves
+            seats = [(a, s) for a, held in world.held.items() for g, s in held if g == game]
+            for _, each in seats:
+                _attempt(partial(service.start, game, each))  # the admin's start works
+            for _, each in seats[1:]:
+                _attempt(partial(service.resign, game, each))
+        elif kind == "rematch":
+            nickname = data.draw(st.sampled_from((None, name)), label="rematch as")
+            answer = _attempt(lambda: service.rematch(game, secret, nickname))
+            if answer is not None:
+                world.receive(actor, answer)
+        elif kind == "move":
+            answer = _attempt(lambda: service.move_seat(game, secret))
+            if answer is not None:
+                world.retired.add(secret)
+                world.receive(actor, answer)
+
+
+def _run(kind: str, data: st.DataObject) -> None:
+    with made(kind) as store:
+        world = World(GameService(store, Settings(run_clock=False, ai_think_seconds=0)))
+        for _ in range(data.draw(st.integers(4, 40), label="steps")):
+            _step(world, data)
+            world.check_seats()
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_no_actor_receives_anothers_secret_on_the_memory_store(data: st.DataObject) -> None:
+    _run("memory", data)
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_no_actor_receives_anothers_secret_on_sqlite(data: st.DataObject) -> None:
+    _run("sqlite", data)
+
+
+@pytest.mark.slow
+@settings(max_examples=5, deadline=None)
+@given(data=st.data())
+def test_no_actor_receives_anothers_secret_on_dynamodb(data: st.DataObject) -> None:
+    _run("dynamo", data)
