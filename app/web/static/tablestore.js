@@ -302,6 +302,10 @@ export function createTable(game, changed, g = gameOf()) {
     else refresh();
   }
 
+  function caughtUp() {
+    if (document.visibilityState !== "hidden") refresh();
+  }
+
   let poller = null;
   function poll(on) {
     if (on && !poller && alive) poller = setInterval(refresh, POLL_MS);
@@ -320,11 +324,17 @@ export function createTable(game, changed, g = gameOf()) {
       });
       refresh();
       poll(true);
+      // A socket may die without a close while the device sleeps or changes network: the
+      // page reads once as it comes back into view or online (a read, not a poll).
+      document.addEventListener("visibilitychange", caughtUp);
+      addEventListener("online", caughtUp);
     },
     stop() {
       alive = false;
       for (const t of timers) clearTimeout(t);
       poll(false);
+      document.removeEventListener("visibilitychange", caughtUp);
+      removeEventListener("online", caughtUp);
       if (socket) socket.close();
       document.title = g.name;
     },
