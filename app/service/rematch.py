@@ -20,11 +20,26 @@ from __future__ import annotations
 
 from app.service import parse
 from app.service.base import UseCases, nickname_of
-from app.service.errors import ConflictError, GameNotFinished, InvalidParameter
+from app.service.errors import (
+    ConflictError,
+    GameGone,
+    GameNotFinished,
+    IdempotencyKeyReused,
+    InvalidParameter,
+)
 from app.service.lobby import seat_human
 from app.service.profanity import refuse_profane
 from app.service.seats import REMATCH_SEATS, bind_rematch, keys_of, rematch_seat, seat_key
-from app.service.writes import Body, Outcome, Retry, fingerprint, reply
+from app.service.writes import (
+    Body,
+    Outcome,
+    Retry,
+    earlier_reply,
+    fingerprint,
+    key_hash,
+    remember_first,
+    reply,
+)
 from app.store.base import Conflict, GameDoc
 from engine.game import Game, Status
 
@@ -40,9 +55,57 @@ class Rematch(UseCases):
         previous_player_uuid: str | None,
         nickname: str | None = None,
         team: object = None,
+        idempotency_key: str | None = None,
     ) -> Body:
         """Seat the player of a finished game in the next game of its table (made now if
-        nobody asked before): ``{"game_uuid", "player_uuid"}``."""
+        nobody asked before): ``{"game_uuid", "player_uuid"}``. With a key (hard to guess:
+        the reply holds a secret), a repeat gets the first answer unchanged and the same
+        key with another request is refused, as for a keyed create."""
+        key = None if idempotency_key is None else parse.strong_key(idempotency_key)
+        if key is None:
+            return self._rematch(previous_game_uuid, previous_player_uuid, nickname, team)
+        request = fingerprint(
+            "rematch",
+            str(previous_game_uuid),
+            str(previous_player_uuid),
+            str(nickname or ""),
+            str(team),
+        )
+        earlier = self.store.find_create_key(key_hash(key))
+        if earlier is not None:
+            return self._keyed_answer(earlier, key, request)
+        body = self._rematch(previous_game_uuid, previous_player_uuid, nickname, team)
+        next_gid: str = body["game_uuid"]
+
+        def pin(doc: GameDoc, _game: Game) -> Outcome:
+            if key_hash(key) in doc.replies:  # a race of two retries: the first stands
+                return Outcome(reply({}), changed=False)
+            remember_first(doc, key, request, body)
+            return Outcome(reply({}))
+
+        self.writes.change(next_gid, pin, retry=Retry.ALWAYS)
+        doc = self.writes.load(next_gid)
+        claimed = self.store.claim_create_key(key_hash(key), next_gid, doc.expires_at)
+        return self._keyed_answer(claimed, key, request)
+
+    def _keyed_answer(self, game_uuid: str, key: str, request: str) -> Body:
+        """The first answer given under ``key`` (which is ``game_uuid``'s), unchanged; or
+        :class:`IdempotencyKeyReused` if it answered another request."""
+        doc = self.store.load(game_uuid)
+        if doc is None:
+            raise GameGone
+        earlier = earlier_reply(doc, key, request)
+        if earlier is None:
+            raise IdempotencyKeyReused
+        return earlier
+
+    def _rematch(
+        self,
+        previous_game_uuid: str | None,
+        previous_player_uuid: str | None,
+        nickname: str | None,
+        team: object,
+    ) -> Body:
         if previous_game_uuid in (None, "") or previous_player_uuid in (None, ""):
             raise InvalidParameter(
                 "previous_game_uuid"

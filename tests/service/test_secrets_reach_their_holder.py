@@ -266,3 +266,24 @@ def test_a_retired_secret_is_still_told_its_seat_moved_after_the_game_emptied(
     with pytest.raises(NotAPlayer) as gone:
         service.state(made["game_uuid"], moved["player_uuid"])
     assert not isinstance(gone.value, SeatMoved)
+
+
+def test_a_keyed_rematch_replays_its_first_answer_and_refuses_another_request(
+    service: GameService,
+) -> None:
+    old = finished(service, "Sam", "Bob")
+    k = key()
+    first = service.rematch(old.game, old["Sam"], idempotency_key=k)
+    service.leave(first["game_uuid"], first["player_uuid"])
+    assert service.rematch(old.game, old["Sam"], idempotency_key=k) == first
+    for other in (
+        lambda: service.rematch(old.game, old["Bob"], idempotency_key=k),
+        lambda: service.rematch(old.game, old["Sam"], nickname="Samuel", idempotency_key=k),
+        lambda: service.create_game(idempotency_key=k, nickname="Sam"),
+    ):
+        with pytest.raises(IdempotencyKeyReused):
+            other()
+    made = service.create_game(idempotency_key=(created := key()), nickname="Sam")
+    with pytest.raises(IdempotencyKeyReused):
+        service.rematch(old.game, old["Sam"], idempotency_key=created)
+    assert service.create_game(idempotency_key=created, nickname="Sam") == made

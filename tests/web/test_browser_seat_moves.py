@@ -68,3 +68,20 @@ def test_a_seat_link_never_replaces_the_seat_this_browser_holds_in_that_game_wit
     other = new_page()
     other.goto(f"{server.url}/#/game/{game}")
     assert seat(other, game) is None  # each browser, and each game, keeps its own seat
+
+
+def test_a_seat_link_works_once(server: Server, new_page: Any) -> None:
+    page = new_page()
+    game = create_and_join(page, server.url, "alice")
+    page.get_by_text("Play on another device").click()
+    link = page.locator("#take-link").input_value()
+    phone = new_page(390, 844)
+    phone.goto(link)
+    phone.locator(".you").get_by_text("alice", exact=True).wait_for()
+
+    late = new_page()
+    late.goto(link)
+    late.locator("#toast", has_text="This link was already used").wait_for()
+    late.locator(".you", has_text="You are watching.").wait_for()
+    assert seat(late, game) is None
+    assert state(phone, server.url, game)["you"] == "alice"

@@ -89,6 +89,7 @@ def _create(
             _text("previous_player_uuid", previous_player_uuid),
             nickname,
             team,
+            idempotency_key=key,
         )
     return service.create_game(idempotency_key=key, nickname=nickname, team=team)
 

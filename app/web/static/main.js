@@ -47,7 +47,10 @@ function TakeSeat({ game, player }) {
     moveSeat(game, player).then((data) => {
       keepSeat(game, { player_uuid: data.player_uuid, nickname: data.nickname });
       toast(`You are in your seat as ${data.nickname}. The device the link came from no longer plays it.`);
-    }).catch((e) => fail(e.code ? e : { code: "unknown_player" })).finally(toGame);
+    }).catch((e) => {
+      if (e.code === "seat_moved") toast("This link was already used: its seat moved to the device that opened it first.", true);
+      else fail(e.code ? e : { code: "unknown_player" });
+    }).finally(toGame);
   };
   useEffect(() => {
     history.replaceState(null, "", `${location.pathname}#/game/${game}`);
