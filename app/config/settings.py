@@ -88,8 +88,9 @@ class Settings(BaseSettings):
     """Websockets one address may open: a token bucket of ``websocket_opens_burst`` opens,
     refilled at ``websocket_opens_per_second`` (every open counts, however soon it is
     closed). Past it a new one is closed with code 1013 (on AWS ``$connect`` answers 429
-    ``too_many_websocket_opens``). The browser client reconnects 2 s after a close, so even
-    every socket of a full address (20) reconnecting at once passes."""
+    ``too_many_websocket_opens``). The browser client reconnects at least 2 s after a close
+    (twice as long after each try that failed, up to 30 s, plus up to half again at random),
+    so even every socket of a full address (20) reconnecting at once passes."""
 
     trusted_proxies: str = ""
     """Proxies in front of ``blef serve`` whose ``X-Forwarded-For`` names the client: a comma

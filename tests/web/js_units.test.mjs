@@ -10,12 +10,15 @@ import { ERROR_CODES, words } from "../../app/web/static/errors.js";
 import {
   FILL_CHOICES, historySeries, ipHost, matchWindow, poolTitle, queueBody, rating, resultLine, signed, waitingLine, waitWords,
 } from "../../app/web/static/ladder.js";
+import { BACKOFF, live, reconnectDelay, socketUrl } from "../../app/web/static/live.js";
+import { DEFAULT_KIND, GAMES, gameOf, PARTS } from "../../app/web/static/games.js";
 import { parseMarkdown } from "../../app/web/static/markdown.js";
 import { commonCount, dealHands, dealRound, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
 import { judgeBet, marksFor, maxCardsFor, rulesInWords, usableJokers } from "../../app/web/static/variants.js";
+import { reactionLines, REACTIONS, secondsLeft, urgency } from "../../app/web/static/table.js";
 import {
-  levelOf, loserIsOut, maxCardsChoices, reactionLines, REACTIONS, roundCause, ruleMaxCards, secondsLeft, tipFor, urgency,
-} from "../../app/web/static/table.js";
+  levelOf, loserIsOut, maxCardsChoices, roundCause, ruleMaxCards, tipFor,
+} from "../../app/web/static/bleftable.js";
 
 test("there are 88 sets, each named, and 88 is a check", () => {
   assert.equal(SETS.length, 88);
@@ -301,4 +304,216 @@ test("a profile's games become one line per pool, oldest first, starting from th
     { name: "standard-2", values: [0, 3, 1, 1] },
     { name: "standard-3-8", values: [null, null, null, 2] },
   ]);
+});
+
+// ---------------------------------------------------------------- live.js: the reconnecting socket
+// A fake socket and a fake clock: each `new FakeSocket(url)` is kept, and the test opens,
+// closes and feeds it; timers run when the test moves the clock on.
+function fakeWorld({ random = () => 0, failToConstruct = 0 } = {}) {
+  const world = { t: 0, timers: [], sockets: [], constructs: 0 };
+  class FakeSocket {
+    constructor(url) {
+      world.constructs += 1;
+      if (world.constructs <= failToConstruct) throw new Error("no network");
+      this.url = url;
+      this.closed = false;
+      world.sockets.push(this);
+    }
+    close() { this.closed = true; }
+    serverOpens() { this.onopen && this.onopen(); }
+    serverSends(data) { this.onmessage && this.onmessage({ data }); }
+    serverCloses() { this.closed = true; this.onclose && this.onclose(); }
+  }
+  world.env = {
+    WebSocket: FakeSocket,
+    url: "ws://test/ws",
+    now: () => world.t,
+    random,
+    setTimeout: (f, ms) => { const timer = { at: world.t + ms, f }; world.timers.push(timer); return timer; },
+    clearTimeout: (timer) => { world.timers = world.timers.filter((x) => x !== timer); },
+  };
+  world.advance = (ms) => {
+    const until = world.t + ms;
+    for (;;) {
+      const due = world.timers.filter((x) => x.at <= until).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      world.timers = world.timers.filter((x) => x !== due);
+      world.t = due.at;
+      due.f();
+    }
+    world.t = until;
+  };
+  world.last = () => world.sockets[world.sockets.length - 1];
+  return world;
+}
+
+function watched(world) {
+  const seen = { opens: 0, closes: 0, frames: [] };
+  const handle = live("/ws", {
+    onOpen: () => { seen.opens += 1; },
+    onClose: () => { seen.closes += 1; },
+    onMessage: (f) => seen.frames.push(f),
+  }, world.env);
+  return { seen, handle };
+}
+
+test("the wait before a reconnect starts at 2 s, doubles after each failed try and stops at 30 s", () => {
+  const waits = [0, 1, 2, 3, 4, 5, 9].map((n) => reconnectDelay(n, 0));
+  assert.deepEqual(waits, [2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+});
+
+test("the jitter only lengthens a wait, by half of it at most", () => {
+  for (let n = 0; n < 8; n++) {
+    const plain = reconnectDelay(n, 0);
+    for (const r of [0, 0.25, 0.5, 0.999999]) {
+      const d = reconnectDelay(n, r);
+      assert.ok(d >= plain && d <= plain * (1 + BACKOFF.jitter), `${n} ${r}: ${d}`);
+      assert.ok(d >= BACKOFF.firstMs);
+    }
+  }
+  assert.equal(reconnectDelay(0, 0.5), 2500);
+});
+
+test("the socket says when it opens and closes, and hands each message over parsed", () => {
+  const world = fakeWorld();
+  const { seen, handle } = watched(world);
+  assert.equal(world.sockets.length, 1);
+  assert.equal(world.last().url, "ws://test/ws");
+  assert.equal(handle.isOpen(), false);
+  world.last().serverOpens();
+  assert.equal(seen.opens, 1);
+  assert.equal(handle.isOpen(), true);
+  world.last().serverSends(JSON.stringify({ statusCode: 200, body: JSON.stringify({ version: 3 }) }));
+  world.last().serverSends("not json");
+  world.last().serverSends(JSON.stringify({ statusCode: 400, body: "{broken" }));
+  assert.deepEqual(seen.frames, [
+    { statusCode: 200, body: { version: 3 } },
+    { statusCode: null, body: null },
+    { statusCode: 400, body: null },
+  ]);
+  world.last().serverCloses();
+  assert.equal(seen.closes, 1);
+  assert.equal(handle.isOpen(), false);
+});
+
+test("after a close it reconnects with growing waits until a socket opens", () => {
+  const world = fakeWorld();
+  const { seen } = watched(world);
+  world.last().serverOpens();
+  world.last().serverCloses();
+  // Tries that never open: 2 s, then 4 s, then 8 s.
+  for (const wait of [2000, 4000, 8000]) {
+    const before = world.sockets.length;
+    world.advance(wait - 1);
+    assert.equal(world.sockets.length, before, `not before ${wait} ms`);
+    world.advance(1);
+    assert.equal(world.sockets.length, before + 1, `a new try after ${wait} ms`);
+    world.last().serverCloses(); // refused before opening
+  }
+  assert.equal(seen.closes, 1, "a try that never opened is no new close");
+  world.advance(16000);
+  world.last().serverOpens();
+  assert.equal(seen.opens, 2);
+});
+
+test("a socket that stayed open a while starts the waits over; one closed at once does not", () => {
+  const world = fakeWorld();
+  watched(world);
+  world.last().serverCloses(); // a failed try: the next wait is 2 s, the one after 4 s
+  world.advance(2000);
+  world.last().serverOpens();
+  world.last().serverCloses(); // open for no time: still counts as failing
+  world.advance(3999);
+  assert.equal(world.sockets.length, 2);
+  world.advance(1);
+  assert.equal(world.sockets.length, 3);
+  world.last().serverOpens();
+  world.advance(BACKOFF.steadyMs);
+  world.last().serverCloses(); // it held: the next wait is the first again
+  world.advance(2000);
+  assert.equal(world.sockets.length, 4);
+});
+
+test("a socket that cannot even be made is tried again later", () => {
+  const world = fakeWorld({ failToConstruct: 2 });
+  watched(world);
+  assert.equal(world.sockets.length, 0);
+  world.advance(2000);
+  assert.equal(world.sockets.length, 0);
+  world.advance(4000);
+  assert.equal(world.sockets.length, 1);
+});
+
+test("closing it stops every reconnect and every later message", () => {
+  const world = fakeWorld();
+  const { seen, handle } = watched(world);
+  const first = world.last();
+  first.serverOpens();
+  handle.close();
+  assert.equal(first.closed, true);
+  first.serverSends(JSON.stringify({ statusCode: 200, body: "{}" }));
+  first.serverCloses();
+  world.advance(120000);
+  assert.equal(world.sockets.length, 1);
+  assert.deepEqual(seen, { opens: 1, closes: 0, frames: [] });
+  // A planned reconnect is called off too.
+  const other = fakeWorld();
+  const w = watched(other);
+  other.last().serverCloses();
+  w.handle.close();
+  other.advance(120000);
+  assert.equal(other.sockets.length, 1);
+});
+
+test("the socket's address follows the page's scheme and host", () => {
+  assert.equal(socketUrl("/ws?game_uuid=x", { protocol: "https:", host: "blef.example" }), "wss://blef.example/ws?game_uuid=x");
+  assert.equal(socketUrl("/ws", { protocol: "http:", host: "127.0.0.1:8000" }), "ws://127.0.0.1:8000/ws");
+});
+
+// ---------------------------------------------------------------- games.js: the games' registry
+test("every game of the registry brings each part the shared table asks for, and nothing else", () => {
+  assert.ok(Object.keys(GAMES).length >= 1);
+  for (const [kind, entry] of Object.entries(GAMES)) {
+    assert.equal(entry.kind, kind);
+    for (const [part, type] of Object.entries(PARTS)) assert.equal(typeof entry[part], type, `${kind}.${part}`);
+    assert.deepEqual(Object.keys(entry).filter((k) => !(k in PARTS)), [], `${kind} brings parts the table never asks for`);
+  }
+});
+
+test("a table of a kind the page does not know is Blef's, as the established routes are", () => {
+  assert.equal(DEFAULT_KIND, "blef");
+  assert.equal(gameOf(), GAMES.blef);
+  assert.equal(gameOf("blef"), GAMES.blef);
+  assert.equal(gameOf("toString"), GAMES.blef);
+  assert.equal(gameOf("nonesuch"), GAMES.blef);
+});
+
+test("Blef's moves send the check of the table's own deck, and a new round forgets the bet chosen", async () => {
+  globalThis.document ??= { getElementById: () => null };
+  const blef = gameOf("blef");
+  for (const [deck, check] of [[24, 88], [32, 140]]) {
+    const sent = [];
+    const s = { state: { rules: { deck_size: deck }, round_number: 1 }, reveals: [], chosen: null };
+    const record = async (path, body) => { sent.push([path, body]); return true; };
+    const actions = blef.moves({ s, changed: () => {}, act: record, sendSetup: record });
+    await actions.check();
+    await actions.placeBet(5);
+    actions.choose(7);
+    await actions.changeTeam(2);
+    assert.deepEqual(sent, [["play", { action_id: check }], ["play", { action_id: 5 }], ["change-team", { team: 2 }]]);
+    assert.equal(s.chosen, 7);
+    blef.taking({ s, prev: s.state, state: { ...s.state } });
+    assert.equal(s.chosen, 7, "the same round keeps the bet chosen");
+    blef.taking({ s, prev: s.state, state: { ...s.state, round_number: 2 } });
+    assert.equal(s.chosen, null);
+  }
+});
+
+test("Blef's round ends with a snapshot's loser or the loser's closing event", () => {
+  const blef = gameOf("blef");
+  assert.equal(blef.endsRound({ loser: "bob", history: [] }), true);
+  assert.equal(blef.endsRound({ history: [{ action_id: 3 }, { action_id: 88 }, { action_id: 89 }] }), true);
+  assert.equal(blef.endsRound({ history: [{ action_id: 3 }, { action_id: 88 }] }), false);
+  assert.equal(blef.endsRound({ rules: { deck_size: 32 }, history: [{ action_id: 140 }, { action_id: 141 }] }), true);
+  assert.equal(blef.endsRound(null), false);
 });

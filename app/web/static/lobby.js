@@ -2,8 +2,9 @@
 // (with its seats, its state and its rules), or, with an account, find a rated game.
 import { useEffect, useState } from "./hooks.js";
 import { api, keepSeat, savedName, saveName } from "./api.js";
+import { live } from "./live.js";
 import { html, fail, toast } from "./ui.js";
-import { LEVELS } from "./table.js";
+import { LEVELS } from "./bleftable.js";
 import { rulesInWords } from "./variants.js";
 import { RatedPanel } from "./ladderview.js";
 
@@ -57,35 +58,46 @@ export function Lobby() {
     return () => { alive = false; clearInterval(timer); };
   }, []);
 
+  // The public games: the websocket brings each change; the list is asked for while it is
+  // closed (every 10 s) and once as it opens, to catch up on what changed while it was away.
   useEffect(() => {
     let alive = true;
-    let socket = null;
     let known = new Map();
+    let since = null; // the changes pushed while a poll is out, laid over its answer
     const show = () => alive && setGames([...known.values()].sort((a, b) => b.last_modified - a.last_modified));
+    const take = (g) => {
+      const had = known.get(g.game_uuid);
+      if (had && had.last_modified >= g.last_modified) return;
+      if (g.public === "true") known.set(g.game_uuid, g); else known.delete(g.game_uuid);
+    };
     const poll = async () => {
-      try { known = new Map((await api("/games?limit=20")).data.map((g) => [g.game_uuid, g])); show(); } catch { /* next poll */ }
+      const mine = since = [];
+      try {
+        const listed = (await api("/games?limit=20")).data;
+        if (since !== mine) return; // a later poll answers for both
+        known = new Map(listed.map((g) => [g.game_uuid, g]));
+        for (const g of mine) take(g);
+        show();
+      } catch { /* the next poll */ } finally { if (since === mine) since = null; }
     };
-    const connect = () => {
-      if (!alive) return;
-      const proto = location.protocol === "https:" ? "wss" : "ws";
-      try { socket = new WebSocket(`${proto}://${location.host}/ws`); } catch { return; }
-      socket.onmessage = (ev) => {
-        try {
-          const frame = JSON.parse(ev.data);
-          const g = JSON.parse(frame.body);
-          if (frame.statusCode !== 200 || !g.game_uuid) return;
-          const had = known.get(g.game_uuid);
-          if (had && had.last_modified >= g.last_modified) return;
-          if (g.public === "true") known.set(g.game_uuid, g); else known.delete(g.game_uuid);
-          show();
-        } catch { /* a malformed frame */ }
-      };
-      socket.onclose = () => { if (alive) setTimeout(connect, 2000); };
+    let timer = null;
+    const polling = (on) => {
+      if (on && !timer && alive) timer = setInterval(poll, 10000);
+      if (!on && timer) { clearInterval(timer); timer = null; }
     };
+    const socket = live("/ws", {
+      onMessage({ statusCode, body }) {
+        if (statusCode !== 200 || !body || !body.game_uuid) return;
+        if (since) since.push(body);
+        take(body);
+        show();
+      },
+      onOpen() { polling(false); poll(); },
+      onClose() { polling(true); poll(); },
+    });
     poll();
-    connect();
-    const timer = setInterval(poll, 10000);
-    return () => { alive = false; clearInterval(timer); if (socket) socket.close(); };
+    polling(true);
+    return () => { alive = false; polling(false); socket.close(); };
   }, []);
 
   // Each listed game's rules and seats, read from its public state.

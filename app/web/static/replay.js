@@ -1,14 +1,14 @@
-// The replay of a finished game: every deal verified in the page, then the game stepped
-// through round by round and move by move.
+// The replay frame every game shares: a finished game's record, every deal verified in the
+// page, then the game stepped through round by round and move by move. The moves, how one
+// reads, how a deal is verified and how a round ended are the game's own (games.js).
 import { useEffect, useState } from "./hooks.js";
 import { api } from "./api.js";
-import { actionName, checkOf, deckOf, lostOf } from "./bets.js";
-import { verifyRound } from "./deal.js";
 import { words } from "./errors.js";
-import { RoundSummary } from "./reveal.js";
+import { gameOf } from "./games.js";
 import { html } from "./ui.js";
 
-export function Replay({ game }) {
+export function Replay({ game, kind }) {
+  const g = gameOf(kind);
   const [record, setRecord] = useState(null);
   const [checks, setChecks] = useState([]);
   const [error, setError] = useState(null);
@@ -20,7 +20,7 @@ export function Replay({ game }) {
       try {
         const { data } = await api(`/games/${game}/record`);
         const verified = [];
-        for (const r of data.rounds) verified.push(await verifyRound(r));
+        for (const r of data.rounds) verified.push(await g.verifyRound(r));
         if (alive) { setRecord(data); setChecks(verified); }
       } catch (e) { if (alive) setError(words(e)); }
     })();
@@ -30,7 +30,7 @@ export function Replay({ game }) {
   if (!record) return html`<section class="panel"><p>Loading the game's record and checking every deal…</p></section>`;
   const rounds = record.rounds;
   const r = rounds[round];
-  const moves = r.history.filter((e) => e.action_id !== lostOf(r));
+  const moves = g.movesOf(r);
   const total = moves.length + 1; // the moves, then the reveal
   const at = Math.min(step, total - 1);
   const go = (n) => { setRound(n); setStep(0); };
@@ -51,8 +51,8 @@ export function Replay({ game }) {
         <button id="next-move" disabled=${at === total - 1} onClick=${() => setStep(at + 1)}>Next ›</button>
       </nav>
       ${at < moves.length ? html`<ol class="round-bets">${moves.slice(0, at + 1).map((e, i) => html`<li key=${i} class=${i === at ? "newest" : ""}>
-        <b>${e.player}</b> ${e.action_id === checkOf(r) ? "checked" : `bet ${actionName(e.action_id, deckOf(r))}`}</li>`)}</ol>`
-        : html`<${RoundSummary} snap=${r} after=${rounds[round + 1] || null} headingId="replay-round-title" />`}
+        <${g.Move} move=${e} round=${r} /></li>`)}</ol>`
+        : html`<${g.Round} snap=${r} after=${rounds[round + 1] || null} headingId="replay-round-title" />`}
     </div>
     <h2>Every deal, checked in this page</h2>
     <p class=${allOk ? "verified-all" : "error"}>${allOk ? `All ${rounds.length} deals verified: each round's seed matches the commitment shown while it was played, and deals exactly the hands and common cards shown.` : "Some deals did NOT verify: see below."}</p>

@@ -2,18 +2,21 @@
 // seat sees it), what this person chose (the bet, the settings), and the reveals to show.
 // The view reads it and calls its actions; every change calls `changed()` once.
 import { api, ApiError, forgetSeat, keepSeat, pref, rematchOf, seatOf, setPref } from "./api.js";
-import { actionName, checkOf, deckOf, lostOf } from "./bets.js";
 import { words } from "./errors.js";
+import { gameOf } from "./games.js";
+import { live } from "./live.js";
 import { announce, fail, toast } from "./ui.js";
 
-const endsRound = (body) => !!body && (body.loser !== undefined
-  || ((body.history || []).length > 0 && body.history[body.history.length - 1].action_id === lostOf(body)));
+/** How often the table asks for the game while its websocket is closed. */
+export const POLL_MS = 1500;
 
 function storedSet(key) {
   try { return new Set(JSON.parse(sessionStorage.getItem(key)) || []); } catch { return new Set(); }
 }
 
-export function createTable(game, changed) {
+/** The store of table `game`, of the game kind whose registry entry is `g` (games.js): the
+ * shared table's state and actions, with the game's own moves added. */
+export function createTable(game, changed, g = gameOf()) {
   const revealKey = `blef:revealed:${game}`;
   const s = {
     game,
@@ -23,9 +26,7 @@ export function createTable(game, changed) {
     missing: null, // the error when the game cannot be opened
     notice: null,
     busy: false,
-    chosen: null, // the bet this person picked (an action id), kept until they change it
-    odds: null, // {round, probabilities}
-    oddsOn: pref("odds", false),
+    ...g.state(), // the game's own part (Blef: the bet chosen, the odds)
     sound: pref("sound", false),
     autoClose: pref("autoclose", false),
     tips: pref("tips", true),
@@ -36,6 +37,7 @@ export function createTable(game, changed) {
     reported: new Set(JSON.parse(localStorage.getItem(`blef:reported:${game}`) || "[]")),
     rulesProblem: null, // the last refusal of a rule or team change, in words
     myTurnShown: false,
+    live: false, // whether the websocket is open (then nothing is polled)
   };
   let alive = true;
   let socket = null;
@@ -45,6 +47,11 @@ export function createTable(game, changed) {
 
   const isMyTurn = () => !!(s.state && s.seat && s.state.status === "Running"
     && s.state.cp_nickname === s.seat.nickname && s.state.legal_actions);
+
+  // What the game's own part (games.js) is given: the state, the game, this seat's secret, and
+  // the store's ways to redraw and to send a change (a move, or a set-up change queued after
+  // the others).
+  const ctx = { s, game, token, changed, isMyTurn, act, sendSetup };
 
   async function refresh() {
     try {
@@ -87,7 +94,7 @@ export function createTable(game, changed) {
     const prev = s.state;
     if (prev && state.version < prev.version) return;
     if (prev && state.version === prev.version && (state.hands || []).length === (prev.hands || []).length
-      && state.cp_nickname === prev.cp_nickname) return;
+      && state.cp_nickname === prev.cp_nickname && state.you === prev.you) return; // seen (a push, then its fetch)
     if (prev && prev.status === "Running") {
       const to = state.status === "Finished" ? state.round_number : state.round_number - 1;
       for (let n = prev.round_number; n <= to; n++) {
@@ -95,12 +102,12 @@ export function createTable(game, changed) {
         try { reveal((await api(`/games/${game}?round=${n}`, { token: token() })).data); } catch { /* shown without */ }
       }
     }
-    if (!alive) return;
+    // A newer state may have come (over the websocket) while the rounds above were fetched.
+    if (!alive || (s.state && s.state.version > state.version)) return;
     // At the end, only the final round is still to see: older ones queued while the person
     // looked away are in the replay, not a pile of Continue clicks on top of the game over.
     if (state.status === "Finished") s.reveals = s.reveals.filter((r) => r.snap.round_number === state.round_number);
-    // A new round offers its lowest bet again, not the one chosen in the round before.
-    if (prev && state.round_number !== prev.round_number) s.chosen = null;
+    g.taking({ s, prev, state });
     const wasMine = isMyTurn();
     s.state = state;
     s.receivedAt = performance.now();
@@ -111,23 +118,14 @@ export function createTable(game, changed) {
     }
     const mine = isMyTurn();
     if (mine && !wasMine) turnBegins();
-    document.title = mine ? "● Your turn · Blef" : state.status === "Finished" ? `Game over · Blef` : `Room ${state.room} · Blef`;
-    if (mine && s.oddsOn && (!s.odds || s.odds.round !== state.round_number)) await loadOdds();
+    document.title = mine ? `● Your turn · ${g.name}` : state.status === "Finished" ? `Game over · ${g.name}` : `Room ${state.room} · ${g.name}`;
+    if (mine) await g.onMyTurn(ctx);
     changed();
   }
 
   function turnBegins() {
-    const bet = (s.state.history || []).filter((e) => e.action_id < checkOf(s.state)).pop();
-    announce(`Your turn. ${bet ? `${bet.player} bets ${actionName(bet.action_id, deckOf(s.state))}.` : "You open the round: name any set."}`
-      + (s.state.time_limit ? ` You have ${s.state.time_limit} seconds.` : ""));
+    announce(g.turnWords(s.state) + (s.state.time_limit ? ` You have ${s.state.time_limit} seconds.` : ""));
     if (s.sound) beep();
-  }
-
-  async function loadOdds() {
-    try {
-      const { data } = await api(`/games/${game}/odds`, { token: token() });
-      s.odds = { round: data.round_number, probabilities: data.probabilities };
-    } catch { s.odds = null; }
   }
 
   /** POST one change; whether the service took it. Refusals are told in words. */
@@ -141,7 +139,7 @@ export function createTable(game, changed) {
       const text = done || (r.data && r.data.message) || "Done.";
       if (path !== "play") toast(text); // a move is told at the table itself (the turn line)
       announce(text);
-      if (path === "play" && endsRound(r.data)) reveal(r.data);
+      if (path === "play" && g.endsRound(r.data)) reveal(r.data);
       ok = true;
     } catch (e) {
       fail(e);
@@ -157,17 +155,6 @@ export function createTable(game, changed) {
   const actions = {
     refresh,
     act,
-    async placeBet(id) {
-      const ok = await act("play", { action_id: id }, `You bet ${actionName(id, deckOf(s.state))}.`);
-      if (ok) document.getElementById("turn-line")?.focus();
-    },
-    async check() {
-      const ok = await act("play", { action_id: checkOf(s.state) }, "You checked.");
-      if (ok && !s.reveals.length) document.getElementById("turn-line")?.focus();
-    },
-    choose(id) { s.chosen = id; changed(); },
-    changeRules: (changes, done) => sendSetup("change-rules", changes, done),
-    changeTeam: (team, nickname, done) => sendSetup("change-team", nickname ? { team, nickname } : { team }, done),
     async join(nickname) {
       try {
         const { data } = await api(`/games/${game}/join`, { method: "POST", body: { nickname } });
@@ -177,6 +164,7 @@ export function createTable(game, changed) {
         toast(`You joined as ${nickname}.`);
         s.etag = null;
         await refresh();
+        changed(); // the seat is shown even when the game was already seen at this version
         document.getElementById("table-heading")?.focus();
       } catch (e) { fail(e); }
     },
@@ -213,10 +201,10 @@ export function createTable(game, changed) {
     },
     dismissReveal,
     setPref(name, value) {
-      const field = { odds: "oddsOn", sound: "sound", autoclose: "autoClose", tips: "tips" }[name];
-      s[field] = value;
+      const field = { sound: "sound", autoclose: "autoClose", tips: "tips" }[name];
+      if (field) s[field] = value;
       setPref(name, value);
-      if (name === "odds" && value && isMyTurn()) loadOdds().then(changed);
+      g.prefChanged(ctx, name, value);
       if (name === "sound" && value) beep();
       changed();
     },
@@ -235,8 +223,10 @@ export function createTable(game, changed) {
     },
   };
 
-  // Rule and team changes go one after another (a person may change several controls
-  // quickly); each says whether the service took it, and a refusal stays shown in words.
+  Object.assign(actions, g.moves(ctx));
+
+  // Set-up changes (Blef's rules and teams) go one after another (a person may change several
+  // controls quickly); each says whether the service took it, and a refusal stays shown in words.
   let setupQueue = Promise.resolve();
   function sendSetup(path, body, done) {
     const sent = setupQueue.then(async () => {
@@ -295,22 +285,31 @@ export function createTable(game, changed) {
     } catch { /* no sound here */ }
   }
 
-  // Live: the websocket (as an observer) brings every change; each round's snapshot is
-  // revealed from it, and our own view is fetched with the Bearer header. Polling with
-  // ETag stays on as the fallback.
-  function connect() {
-    if (!alive) return;
-    const proto = location.protocol === "https:" ? "wss" : "ws";
-    try { socket = new WebSocket(`${proto}://${location.host}/ws?game_uuid=${game}`); } catch { return; }
-    socket.onmessage = (ev) => {
-      try {
-        const frame = JSON.parse(ev.data);
-        const body = JSON.parse(frame.body);
-        if (frame.statusCode === 200 && body.loser !== undefined && s.state && s.state.status === "Running") reveal(body);
-      } catch { /* a malformed frame: the fetch below is what counts */ }
-      refresh();
-    };
-    socket.onclose = () => { if (alive) timers.push(setTimeout(connect, 2000)); };
+  // Live: the websocket (as an observer) brings every change. A watcher without a seat is
+  // shown the pushed state itself; a player's own view (their cards, their moves) is fetched
+  // with the Bearer header on each push. Each round's snapshot is revealed from the push.
+  // Polling (with ETag) runs only while the socket is closed, and once as it opens, to catch
+  // up on whatever changed while it was away.
+  function pushed(frame) {
+    const body = frame.body;
+    if (frame.statusCode !== 200 || !body) { refresh(); return; } // the fetch is what counts
+    if (body.loser !== undefined) {
+      if (s.state && s.state.status === "Running") reveal(body);
+      return; // the state that follows comes as its own message
+    }
+    if (token()) refresh();
+    else if (body.version !== undefined) { s.etag = null; accept(body); }
+    else refresh();
+  }
+
+  function caughtUp() {
+    if (document.visibilityState !== "hidden") refresh();
+  }
+
+  let poller = null;
+  function poll(on) {
+    if (on && !poller && alive) poller = setInterval(refresh, POLL_MS);
+    if (!on && poller) { clearInterval(poller); poller = null; }
   }
 
   return {
@@ -318,15 +317,26 @@ export function createTable(game, changed) {
     actions,
     isMyTurn,
     start() {
-      connect();
+      socket = live(`/ws?game_uuid=${game}`, {
+        onMessage: pushed,
+        onOpen() { poll(false); s.live = true; refresh(); changed(); },
+        onClose() { s.live = false; poll(true); refresh(); changed(); },
+      });
       refresh();
-      timers.push(setInterval(refresh, 1500));
+      poll(true);
+      // A socket may die without a close while the device sleeps or changes network: the
+      // page reads once as it comes back into view or online (a read, not a poll).
+      document.addEventListener("visibilitychange", caughtUp);
+      addEventListener("online", caughtUp);
     },
     stop() {
       alive = false;
-      for (const t of timers) { clearTimeout(t); clearInterval(t); }
+      for (const t of timers) clearTimeout(t);
+      poll(false);
+      document.removeEventListener("visibilitychange", caughtUp);
+      removeEventListener("online", caughtUp);
       if (socket) socket.close();
-      document.title = "Blef";
+      document.title = g.name;
     },
   };
 }

@@ -1,20 +1,23 @@
 // The table screen: the view of a table store (tablestore.js). Components are declared once,
 // at the top level, so a new state patches the page and never replaces a control in use.
 import { useEffect, useMemo, useReducer, useState } from "./hooks.js";
-import { actionName, checkOf, deckOf, exampleCards, lostOf, tableFor } from "./bets.js";
 import { useHeld } from "./held.js";
-import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, TeamsHelp } from "./rulesview.js";
+import { gameOf } from "./games.js";
 import { createTable } from "./tablestore.js";
-import { levelOf, LEVELS, maxCardsChoices, REACTIONS, reactionLines, secondsLeft, standingBet, tipFor, urgency } from "./table.js";
+import { REACTIONS, reactionLines } from "./table.js";
 import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
 import { poolTitle } from "./ladder.js";
 import { api } from "./api.js";
-import { Card, Cards, fail, html, toast } from "./ui.js";
+import { fail, html, toast } from "./ui.js";
 
-export function TableScreen({ game }) {
+/** The shared table: its heading, the room (seats, readiness, the host's set-up), the game
+ * over panel, reactions, your seat's tools and the reveal frame, with the game's own part
+ * (`kind`'s entry in games.js) inside it. */
+export function TableScreen({ game, kind }) {
   const [, bump] = useReducer((n) => n + 1, 0);
-  const store = useMemo(() => createTable(game, bump), [game]);
+  const g = gameOf(kind);
+  const store = useMemo(() => createTable(game, bump, g), [game]);
   useEffect(() => { store.start(); return () => store.stop(); }, [store]);
   const { s, actions } = store;
   const myTurn = store.isMyTurn();
@@ -26,9 +29,8 @@ export function TableScreen({ game }) {
       if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
       const t = ev.target;
       if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
-      const key = ev.key.toLowerCase();
-      if (key === "b") { ev.preventDefault(); document.getElementById("bet-button")?.click(); }
-      if (key === "c") { ev.preventDefault(); document.getElementById("check-button")?.click(); }
+      const button = Object.hasOwn(g.keys, ev.key.toLowerCase()) ? g.keys[ev.key.toLowerCase()] : null;
+      if (button) { ev.preventDefault(); document.getElementById(button)?.click(); }
     };
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
@@ -73,170 +75,34 @@ export function TableScreen({ game }) {
   const admin = seated && st.admin_nickname === me;
   const lobby = st.status === "Not started";
   const reveal = s.reveals[0];
-  return html`<div class=${`table-screen${myTurn ? " has-dock" : ""}`}>
+  return html`<div class=${`table-screen${myTurn ? " has-dock" : ""}`} data-live=${s.live ? "open" : "closed"}>
     <section class="panel table-top">
       <h1 id="table-heading" tabindex="-1">Room ${st.room}
         <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? `round ${st.round_number}` : "game over"}</span></h1>
       <p class="you small">${seated ? html`You are <b>${me}</b>${admin ? " (the host)" : ""}.` : "You are watching."}
-        ${!lobby && st.max_cards ? ` Out past ${st.max_cards} card${st.max_cards === 1 ? "" : "s"}: a player holding ${st.max_cards} who loses a round is out.` : ""}</p>
+        <${g.Summary} st=${st} lobby=${lobby} /></p>
       ${s.seat && s.seat.rated ? html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(s.seat.rated)}): your place changes your rating.</p>` : null}
-      ${!lobby ? html`<${RulesLine} st=${st} />` : null}
+      ${!lobby ? html`<${g.RulesLine} st=${st} />` : null}
       ${s.notice ? html`<p class="notice" id="notice">${s.notice}</p>` : null}
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
     </section>
-    ${lobby ? html`<${Room} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
-    ${st.status === "Finished" ? html`<${GameOver} st=${st} s=${s} me=${me} seated=${seated} actions=${actions} game=${game} />` : null}
-    ${!lobby ? html`<${Felt} st=${st} me=${me} s=${s} />` : null}
-    ${!lobby ? html`<${TurnLine} st=${st} me=${me} myTurn=${myTurn} s=${s} />` : null}
-    ${st.status === "Running" && s.tips && seated ? html`<${Tip} st=${st} me=${me} myTurn=${myTurn} s=${s} actions=${actions} />` : null}
-    ${!lobby ? html`<${RoundBets} history=${st.history || []} st=${st} />` : null}
+    ${lobby ? html`<${Room} g=${g} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
+    ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} s=${s} me=${me} seated=${seated} actions=${actions} game=${game} />` : null}
+    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
     <${SeatTools} st=${st} s=${s} seated=${seated} actions=${actions} game=${game} />
-    ${myTurn ? html`<${MoveDock} st=${st} s=${s} actions=${actions} />` : null}
-    ${reveal ? html`<${RevealDialog} item=${reveal} count=${s.reveals.length} after=${st.round_number > reveal.snap.round_number || st.status === "Finished" ? st : null} onDismiss=${actions.dismissReveal} />` : null}
+    ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
+    ${reveal ? html`<${RevealDialog} Round=${g.Round} item=${reveal} count=${s.reveals.length} after=${st.round_number > reveal.snap.round_number || st.status === "Finished" ? st : null} onDismiss=${actions.dismissReveal} />` : null}
   </div>`;
 }
 
-/** The seconds left to move, ticking by itself (only this patch of the page redraws). */
-function Countdown({ st, s, prefix = "" }) {
-  const [, tick] = useReducer((n) => n + 1, 0);
-  useEffect(() => {
-    const t = setInterval(tick, 250);
-    return () => clearInterval(t);
-  }, []);
-  const left = secondsLeft(st.move_deadline, st.last_modified, (performance.now() - s.receivedAt) / 1000);
-  if (left === null) return null;
-  const level = urgency(left, st.time_limit || 0);
-  return html`<span class=${`countdown ${level}`}>${prefix}${left} s left${level === "critical" ? "!" : ""}</span>`;
-}
-
-function Felt({ st, me, s }) {
-  const seats = st.players;
-  const mine = seats.findIndex((p) => p.nickname === me);
-  const order = mine > 0 ? [...seats.slice(mine), ...seats.slice(0, mine)] : seats;
-  const deck = deckOf(st);
-  const bet = standingBet(st.history, checkOf(st));
-  const hand = (st.hands || []).find((x) => x.nickname === me);
-  return html`<section class="felt" aria-label="The table">
-    <ul class="seats" aria-label="Players">
-      ${order.map((p, i) => {
-        const angle = Math.PI / 2 + (2 * Math.PI * i) / order.length;
-        const out = st.status !== "Not started" && p.n_cards === 0;
-        const turn = st.cp_nickname === p.nickname;
-        const level = levelOf(p.ai_agent);
-        return html`<li key=${p.nickname} class=${`seat${turn ? " turn" : ""}${out ? " out" : ""}${p.nickname === me ? " me" : ""}`}
-          style=${{ left: `${50 + 41 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` }}>
-          <span class="nick"><span class="name" title=${p.nickname}>${p.nickname}</span>${p.nickname === me ? html`<span class="you-mark">(you)</span>` : null}</span>
-          <${TeamMark} team=${p.team} />
-          ${level ? html`<span class="level">${level.label} computer</span>` : null}
-          <span class="count">${out ? "out of the game" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`}</span>
-          ${turn ? html`<span class="to-move">to move${st.move_deadline ? html`, <${Countdown} st=${st} s=${s} />` : ""}</span>` : null}
-        </li>`;
-      })}
-    </ul>
-    <div class="centre" aria-live="off">
-      ${bet ? html`<p class="label">Standing bet, by ${bet.player}</p>
-        <p class="standing" id="standing-bet">${actionName(bet.action_id, deck)}</p>
-        <${Cards} cards=${exampleCards(bet.action_id, deck)} small=${true} deck=${deck} label=${`for example ${actionName(bet.action_id, deck)}`} />`
-        : st.status === "Running" ? html`<p class="label">No bet yet this round</p><p class="standing" id="standing-bet">${st.cp_nickname} opens</p>` : null}
-      <${CommonCards} st=${st} />
-    </div>
-    ${hand && st.status === "Running" ? html`<section class="hand" aria-label="Your cards">
-      <h2 class="sr-only">Your cards</h2>
-      ${hand.hand.map((c, i) => html`<${Card} key=${i} card=${c} deck=${deck} />`)}</section>` : null}
-    <${MateHands} st=${st} me=${me} />
-  </section>`;
-}
-
-function TurnLine({ st, me, myTurn, s }) {
-  let text;
-  if (st.status === "Finished") text = `Game over: ${st.winner} wins.`;
-  else if (myTurn) text = "Your turn: choose a bet below, or check.";
-  else if (st.cp_nickname) {
-    // Your own bet, said here while it stands (not in a message over the page that outlives it).
-    const bet = standingBet(st.history, checkOf(st));
-    const yours = bet && bet.player === me ? `You bet ${actionName(bet.action_id, deckOf(st))}. ` : "";
-    text = `${yours}Waiting for ${st.cp_nickname} to move.`;
-  }
-  else text = "";
-  const out = me && st.players.some((p) => p.nickname === me && p.n_cards === 0) && st.status === "Running";
-  return html`<p id="turn-line" class=${`turn-line${myTurn ? " mine" : ""}`} tabindex="-1">${text}
-    ${out ? html` <span id="out">You are out of the game; you watch the rest.</span>` : null}
-    ${!myTurn && st.status === "Running" && st.move_deadline ? html` <${Countdown} st=${st} s=${s} />` : null}</p>`;
-}
-
-function MoveDock({ st, s, actions }) {
-  const { deck, sets: SETS, kinds: KINDS, check: CHECK } = tableFor(deckOf(st));
-  const name = (id) => actionName(id, deck);
-  const legal = st.legal_actions.filter((a) => a < CHECK);
-  const canCheck = st.legal_actions.includes(CHECK);
-  const current = legal.includes(s.chosen) ? s.chosen : legal[0];
-  const kind = current === undefined ? null : SETS[current].kind;
-  const kinds = KINDS.filter((k) => k.ids.some((id) => legal.includes(id)));
-  const inKind = kind ? legal.filter((id) => SETS[id].kind === kind) : [];
-  const odds = s.oddsOn && s.odds && s.odds.round === st.round_number ? s.odds.probabilities : null;
-  const pct = (id) => `${Math.round(100 * odds[id])}%`;
-  const bet = standingBet(st.history, CHECK);
-  const hand = (st.hands || []).find((x) => x.nickname === s.seat.nickname);
-  const submit = (ev) => { ev.preventDefault(); if (current !== undefined && !s.busy) actions.placeBet(current); };
-  return html`<section class="dock" aria-labelledby="dock-title">
-    <form onSubmit=${submit}>
-      <div class="dock-head"><h2 id="dock-title" tabindex="-1">Your turn ${st.move_deadline ? html`<${Countdown} st=${st} s=${s} prefix="· " />` : null}</h2>
-        ${hand ? html`<span class="mine-small">Your cards <${Cards} cards=${hand.hand} small=${true} deck=${deck} label="Your cards" /></span>` : null}</div>
-      ${legal.length ? html`<div class="pick">
-        <label class="field-inline">Kind
-          <select id="bet-kind" value=${kind} onChange=${(e) => actions.choose(legal.find((id) => SETS[id].kind === e.currentTarget.value))}>
-            ${kinds.map((k) => html`<option key=${k.key} value=${k.key}>${k.label}</option>`)}</select></label>
-        <label class="field-inline">Bet
-          <select id="bet" value=${String(current)} onChange=${(e) => actions.choose(Number(e.currentTarget.value))}>
-            ${inKind.map((id) => html`<option key=${id} value=${String(id)}>${SETS[id].name}${odds ? ` (${pct(id)})` : ""}</option>`)}</select></label>
-      </div>
-      <p class="example"><${Cards} cards=${exampleCards(current, deck)} small=${true} deck=${deck} label=${`${name(current)}: for example these cards`} />
-        <span class="muted small">${KINDS.find((k) => k.key === kind).meaning}${odds ? ` · there with a chance of ${pct(current)}` : ""}</span></p>`
-        : html`<p>No bet is higher than “${name(bet.action_id)}”: you can only check.</p>`}
-      <div class="moves">
-        ${legal.length ? html`<button id="bet-button" type="submit" class="primary" disabled=${s.busy}>Bet ${name(current)}</button>` : null}
-        ${canCheck ? html`<button id="check-button" type="button" disabled=${s.busy} onClick=${() => !s.busy && actions.check()}>
-          Check “${name(bet.action_id)}”${odds ? ` (there: ${pct(bet.action_id)})` : ""}</button>` : null}
-      </div>
-      <p class="keys muted small"><label class="check"><input type="checkbox" id="odds-toggle" checked=${s.oddsOn}
-        onChange=${(e) => actions.setPref("odds", e.currentTarget.checked)} /> Show the chance of each bet, from your cards</label>
-        <span class="shortcut">Keys: <kbd>B</kbd> bet, <kbd>C</kbd> check</span></p>
-    </form>
-  </section>`;
-}
-
-function RoundBets({ history, st }) {
-  const deck = deckOf(st);
-  const items = history.filter((e) => e.action_id !== lostOf(st)).slice().reverse();
-  return html`<section class="panel" aria-labelledby="bets-title">
-    <h2 id="bets-title">This round's bets, newest first</h2>
-    ${items.length ? html`<ol class="history" reversed>${items.map((e, i) => html`<li key=${items.length - i} class=${i === 0 ? "newest" : ""}>
-      <b>${e.player}</b> ${e.action_id === checkOf(st) ? "checks" : `bets ${actionName(e.action_id, deck)}`}</li>`)}</ol>`
-      : html`<p class="muted">No bets yet this round.</p>`}
-  </section>`;
-}
-
-function Tip({ st, me, myTurn, s, actions }) {
-  const tip = tipFor({ state: st, me, myTurn, seenKeys: s.seenTips });
-  if (!tip) return null;
-  return html`<aside class="panel tip" aria-label="First-game guide">
-    <p><b>Guide:</b> ${tip.text}</p>
-    <div class="row"><button class="small" onClick=${() => actions.seenTip(tip.key)}>Got it</button>
-      <button class="small link" onClick=${() => actions.setPref("tips", false)}>Hide the guide</button>
-      <a class="small" href="#/learn">The rules</a></div>
-  </aside>`;
-}
-
-function Room({ s, st, me, seated, admin, actions }) {
+function Room({ g, s, st, me, seated, admin, actions }) {
   const [autoStart, changeAutoStart] = useHeld(!!st.auto_start);
-  const [maxCards, changeMaxCards] = useHeld(st.chosen_max_cards ? String(st.chosen_max_cards) : "");
   const [name, setName] = useState(localStorage.getItem("blef:name") || "");
   const [agent, setAgent] = useState("bold");
   const [limit, setLimit] = useState(String(st.time_limit || 0));
   const ready = new Set(st.ready || []);
-  const chosen = st.chosen_max_cards;
-  const choices = maxCardsChoices(st.players.length, st.rules);
+  const { levels: LEVELS, levelOf } = g;
   const share = `${location.origin}/#/game/${s.game}`;
   return html`<section class="panel room">
     <h2>Players (${st.players.length} of 8)</h2>
@@ -246,7 +112,7 @@ function Room({ s, st, me, seated, admin, actions }) {
       return html`<li key=${p.nickname}>
         <span class="nick">${p.nickname}${p.nickname === st.admin_nickname ? " (host)" : ""}${mine ? " (you)" : ""}</span>
         ${level ? html`<span class="level">${level.label} computer player</span>` : null}
-        <${TeamChoice} p=${p} st=${st} me=${me} admin=${admin} actions=${actions} />
+        <${g.PlayerChoice} p=${p} st=${st} me=${me} admin=${admin} actions=${actions} />
         ${ready.has(p.nickname) ? html`<span class="ready" role="img" aria-label=${`${p.nickname} is ready`}>✓ ready</span>` : null}
         ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !ready.has(p.nickname) }, ready.has(p.nickname) ? "You are not ready." : "You are ready.")}>${ready.has(p.nickname) ? "Not ready" : "Ready"}</button>` : null}
         ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${p.nickname}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${p.nickname} was removed.`)}>Remove</button>` : null}
@@ -254,8 +120,8 @@ function Room({ s, st, me, seated, admin, actions }) {
           : html`<button class="small link" aria-label=${`Report name of ${p.nickname}`} onClick=${() => actions.report(p.nickname, i + 1)}>Report name</button>`) : null}
       </li>`;
     })}</ul>
-    ${seated ? html`<${TeamsHelp} admin=${admin} />` : null}
-    <${RulesLine} st=${st} />
+    ${seated ? html`<${g.RoomHelp} admin=${admin} />` : null}
+    <${g.RulesLine} st=${st} />
     ${!me ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); actions.join(name.trim()); }}>
       <label class="field-inline" for="nickname">Your name</label>
       <input id="nickname" value=${name} maxlength="64" autocomplete="nickname" required onInput=${(e) => setName(e.currentTarget.value)} />
@@ -263,7 +129,7 @@ function Room({ s, st, me, seated, admin, actions }) {
       <p class="muted small">A name starts with a letter; letters, digits and _ only.</p>` : null}
     ${admin ? html`<div class="admin">
       <h2>Set up the game (you are the host)</h2>
-      <${RulesSetup} st=${st} s=${s} actions=${actions} />
+      <${g.HostRules} st=${st} s=${s} actions=${actions} />
       <div class="row">
         <label class="field-inline" for="agent">Computer player</label>
         <select id="agent" value=${agent} onChange=${(e) => setAgent(e.currentTarget.value)}>
@@ -276,14 +142,7 @@ function Room({ s, st, me, seated, admin, actions }) {
         <input id="time-limit" type="number" min="0" max="300" inputmode="numeric" value=${limit} onInput=${(e) => setLimit(e.currentTarget.value)} />
         <button onClick=${() => actions.act("set-time-limit", { time_limit: Number(limit) }, Number(limit) ? `Each player now has ${Number(limit)} seconds to move.` : "No time limit.")}>Set time limit</button>
       </div>
-      <div class="row">
-        <label class="field-inline" for="max-cards-choice">Maximum of cards</label>
-        <select id="max-cards-choice" value=${maxCards} onChange=${(e) => { const v = e.currentTarget.value; changeMaxCards(v, () => actions.act("set-max-cards", { max_cards: Number(v) }, `Maximum of cards: ${v}.`)); }}>
-          ${chosen ? null : html`<option value="">Rule's maximum</option>`}
-          ${choices.map((n) => html`<option key=${n} value=${String(n)}>${n}</option>`)}
-          ${chosen && chosen > choices.length ? html`<option value=${String(chosen)}>${chosen} (capped at the start)</option>` : null}
-        </select>
-      </div>
+      <${g.HostLimits} st=${st} s=${s} actions=${actions} />
       <div class="row">${st.public === "true"
         ? html`<button onClick=${() => actions.act("make-private", undefined, "The game is private: only people with the link can join.")}>Make private</button>`
         : html`<button onClick=${() => actions.act("make-public", undefined, "The game is listed in the lobby.")}>List in the lobby (make public)</button>`}</div>
@@ -291,7 +150,7 @@ function Room({ s, st, me, seated, admin, actions }) {
         onChange=${(e) => { const v = e.currentTarget.checked; changeAutoStart(v, () => actions.act("set-auto-start", { auto_start: v })); }} /> Start by itself when everyone is ready</label>
       <button id="start" class="primary big" onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
     </div>` : seated ? html`<p class="muted">${st.auto_start ? `The game starts by itself when everyone is ready, or when ${st.admin_nickname} starts it.` : `Waiting for ${st.admin_nickname} to start the game.`}</p>
-      <p class="muted" id="chosen-max-cards">Maximum of cards: ${chosen ? String(chosen) : "the rule's maximum"}. ${st.time_limit ? `${st.time_limit} seconds to move.` : "No time limit."}</p>` : null}
+      <p class="muted" id="chosen-max-cards">${g.roomFacts(st)} ${st.time_limit ? `${st.time_limit} seconds to move.` : "No time limit."}</p>` : null}
     <div class="share"><label for="share-link">Invite people with this link</label>
       <div class="row"><input id="share-link" readonly value=${share} />
         <button class="small" onClick=${() => copy(share, "The link is copied.")}>Copy</button></div></div>
@@ -331,7 +190,7 @@ function SeatTools({ st, s, seated, actions, game }) {
   </section>`;
 }
 
-function GameOver({ st, s, me, seated, actions, game }) {
+function GameOver({ g, st, s, me, seated, actions, game }) {
   const won = st.winner === me;
   const rated = s.seat && s.seat.rated;
   const waiting = (st.rematch && st.rematch.asked) || [];
@@ -342,17 +201,17 @@ function GameOver({ st, s, me, seated, actions, game }) {
       <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}${" "}
         Everyone who clicks Play again sits at the same new table, with the same rules and the same computer players.</p>` : null}
     <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a>
-      <${LastRound} st=${st} s=${s} game=${game} />
+      <${LastRound} g=${g} st=${st} s=${s} game=${game} />
       <a class="button" href=${`#/replay/${game}`} id="replay-link">Replay the game, round by round</a></p>
   </section>`;
 }
 
 /** The final round's reveal, on asking: the page may have opened on a game already over. */
-function LastRound({ st, s, game }) {
+function LastRound({ g, st, s, game }) {
   const [snap, setSnap] = useState(null);
   const open = () => api(`/games/${game}?round=${st.round_number}`, { token: s.seat && s.seat.player_uuid })
     .then(({ data }) => setSnap(data), fail);
   const close = () => { setSnap(null); setTimeout(() => document.getElementById("last-round")?.focus(), 0); };
   return html`<button id="last-round" onClick=${open}>How the last round ended</button>
-    ${snap ? html`<${RevealDialog} item=${{ snap, before: null }} count=${1} after=${st} onDismiss=${close} />` : null}`;
+    ${snap ? html`<${RevealDialog} Round=${g.Round} item=${{ snap, before: null }} count=${1} after=${st} onDismiss=${close} />` : null}`;
 }
