@@ -22,22 +22,15 @@ optionally preceded by ``LABEL=`` to choose the name it is shown (and nicknamed)
 
 from __future__ import annotations
 
-import re
 import shlex
 import shutil
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
 from typing import Final
 
+from arena.programs import EXEC_PREFIX, LABEL, clean_name, numbered, program_name
 from engine.errors import InvalidRules
 from engine.rules import RandomInitial, Rules
-
-EXEC_PREFIX: Final = "exec:"
-_LABEL: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,27})=(.*)", re.DOTALL)
-_SCRIPT_SUFFIX: Final = re.compile(r"\.[A-Za-z0-9]{1,5}")
-_NAME_CHARS: Final = re.compile(r"[^A-Za-z0-9_]+")
 
 
 class AgentSpecError(ValueError):
@@ -62,24 +55,6 @@ class AgentSpec:
         return self.argv is not None
 
 
-def _program_name(argv: list[str]) -> str:
-    """A readable name for a command: the stem of its first argument that looks like a
-    file with an extension (the script, usually), else of the program itself.
-    ``python3 bots/lowest_bettor.py`` gives ``lowest_bettor``; ``node -e '...'``, ``node``."""
-    for word in argv[1:]:
-        path = PurePath(word)
-        if not word.startswith("-") and _SCRIPT_SUFFIX.fullmatch(path.suffix):
-            return path.stem
-    return PurePath(argv[0]).stem
-
-
-def _clean_name(name: str) -> str:
-    clean = _NAME_CHARS.sub("_", name).strip("_")
-    if not clean or not clean[0].isalpha():
-        clean = f"bot_{clean}".rstrip("_")
-    return clean[:28]
-
-
 def parse_agent(text: str, *, check_command: bool = True) -> AgentSpec:
     """Parse one AGENT argument (see the module docstring).
 
@@ -92,7 +67,7 @@ def parse_agent(text: str, *, check_command: bool = True) -> AgentSpec:
 
     label: str | None = None
     body = text.strip()
-    labelled = _LABEL.fullmatch(body)
+    labelled = LABEL.fullmatch(body)
     if labelled:
         label, body = labelled.group(1), labelled.group(2).strip()
     if body.startswith(EXEC_PREFIX):
@@ -107,7 +82,7 @@ def parse_agent(text: str, *, check_command: bool = True) -> AgentSpec:
             raise AgentSpecError(
                 f"the program {argv[0]!r} of {text!r} is not on the PATH or not executable"
             )
-        name = label or _clean_name(_program_name(argv))
+        name = label or clean_name(program_name(argv))
         return AgentSpec(text=text, name=name, argv=tuple(argv))
     try:
         builtin = resolve_agent_name(body)
@@ -115,25 +90,12 @@ def parse_agent(text: str, *, check_command: bool = True) -> AgentSpec:
         raise AgentSpecError(
             f"{exc.message}; or give an external program as exec:COMMAND"
         ) from None
-    return AgentSpec(text=text, name=label or _clean_name(builtin), builtin=builtin)
+    return AgentSpec(text=text, name=label or clean_name(builtin), builtin=builtin)
 
 
 def entry_labels(specs: Sequence[AgentSpec]) -> list[str]:
-    """One label per entry: its name, or ``name#k`` for the k-th of several with one name.
-
-    Each AGENT argument is its own entry in the results, so ``random random`` compares
-    two independent copies of the random agent (a useful check that seats are fair).
-    """
-    counts = Counter(spec.name for spec in specs)
-    seen: Counter[str] = Counter()
-    labels = []
-    for spec in specs:
-        if counts[spec.name] == 1:
-            labels.append(spec.name)
-        else:
-            seen[spec.name] += 1
-            labels.append(f"{spec.name}#{seen[spec.name]}")
-    return labels
+    """One label per entry (:func:`arena.programs.numbered` of their names)."""
+    return numbered(spec.name for spec in specs)
 
 
 class RulesSpecError(ValueError):

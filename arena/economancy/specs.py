@@ -21,21 +21,13 @@ A PROGRAM is, optionally after ``LABEL=`` (the name it is shown under):
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
-from typing import Final
 
+from arena.programs import EXEC_PREFIX, LABEL, clean_name, numbered, program_name
 from engine.economancy.agents import AGENTS, ALIASES
-
-EXEC_PREFIX: Final = "exec:"
-_LABEL: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,27})=(.*)", re.DOTALL)
-_SCRIPT_SUFFIX: Final = re.compile(r"\.[A-Za-z0-9]{1,5}")
-_NAME_CHARS: Final = re.compile(r"[^A-Za-z0-9_]+")
 
 
 class ProgramSpecError(ValueError):
@@ -56,27 +48,12 @@ class ProgramSpec:
         return self.argv is not None
 
 
-def _program_name(argv: Sequence[str]) -> str:
-    for word in argv[1:]:
-        path = PurePath(word)
-        if not word.startswith("-") and _SCRIPT_SUFFIX.fullmatch(path.suffix):
-            return path.stem
-    return PurePath(argv[0]).stem
-
-
-def _clean(name: str) -> str:
-    clean = _NAME_CHARS.sub("_", name).strip("_")
-    if not clean or not clean[0].isalpha():
-        clean = f"p_{clean}".rstrip("_")
-    return clean[:28]
-
-
 def parse_program(text: str, *, check: bool = True) -> ProgramSpec:
     """Parse one PROGRAM argument (see the module docstring); ``check`` also makes sure the
     program can be found. Raises :class:`ProgramSpecError` with the reason."""
     body = text.strip()
     label = None
-    labelled = _LABEL.fullmatch(body)
+    labelled = LABEL.fullmatch(body)
     if labelled and not os.path.exists(body):
         label, body = labelled.group(1), labelled.group(2).strip()
     canonical = ALIASES.get(body, body)
@@ -94,18 +71,9 @@ def parse_program(text: str, *, check: bool = True) -> ProgramSpec:
         raise ProgramSpecError(
             f"{argv[0]!r} is not a built-in agent ({known}), a program on the PATH, or a file"
         )
-    return ProgramSpec(text, label or _clean(_program_name(argv)), argv=tuple(argv))
+    return ProgramSpec(text, label or clean_name(program_name(argv), prefix="p"), argv=tuple(argv))
 
 
 def entry_labels(specs: Sequence[ProgramSpec]) -> list[str]:
-    """One label per entry: its name, or ``name#k`` when several share it."""
-    counts = Counter(spec.name for spec in specs)
-    seen: Counter[str] = Counter()
-    labels = []
-    for spec in specs:
-        if counts[spec.name] == 1:
-            labels.append(spec.name)
-        else:
-            seen[spec.name] += 1
-            labels.append(f"{spec.name}#{seen[spec.name]}")
-    return labels
+    """One label per entry (:func:`arena.programs.numbered` of their names)."""
+    return numbered(spec.name for spec in specs)

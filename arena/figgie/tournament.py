@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.programs import numbered
 from arena.stats import Z_95, wilson_interval
 from engine.figgie.agents import AGENTS, make_agent
 from engine.figgie.sim import TICKS, play
@@ -49,13 +50,7 @@ SEATING = ("rotate", "fixed")
 
 def entry_labels(names: Sequence[str]) -> list[str]:
     """``name``, or ``name#k`` (k from 1) for a name given more than once."""
-    labels = []
-    for i, name in enumerate(names):
-        if names.count(name) > 1:
-            labels.append(f"{name}#{names[:i].count(name) + 1}")
-        else:
-            labels.append(name)
-    return labels
+    return numbered(names)
 
 
 @dataclass(frozen=True, slots=True)
