@@ -194,7 +194,8 @@ def _place_of(finished: TableFinished, seat: Seat) -> int:
     """The place ``seat`` took: a person's by its player UUID, a computer level's by the
     agent of the level whose handle it is (each level sits at most once at a table)."""
     if seat.player_uuid is not None:
-        found = [s.place for s in finished.seats if s.player_uuid == seat.player_uuid]
+        uuid = seat.player_uuid  # (the seat's first secret: it may have moved since)
+        found = [s.place for s in finished.seats if s.held_by(uuid)]
     else:
         agent = next((lv.agent for lv in bots.LEVELS if lv.handle == seat.handle), seat.agent)
         found = [s.place for s in finished.seats if s.agent is not None and s.agent == agent]

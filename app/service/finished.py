@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.service.seats import seat_key
+
 
 @dataclass(frozen=True, slots=True)
 class FinishedSeat:
@@ -16,6 +18,13 @@ class FinishedSeat:
     """A person's seat: the secret it was given when it joined (None for an AI player)."""
     agent: str | None = None
     """An AI player's seat: the built-in agent that played it (None for a person)."""
+    seat_keys: frozenset[str] = frozenset()
+    """Every seat key (a one-way hash of a secret, app/service/seats.py) the seat has had:
+    the secret it was given, and those it had before it moved to another device."""
+
+    def held_by(self, player_uuid: str) -> bool:
+        """Whether ``player_uuid`` is this seat's secret, now or before a move."""
+        return player_uuid == self.player_uuid or seat_key(player_uuid) in self.seat_keys
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from app.service.errors import (
 )
 from app.service.finished import FinishedSeat, TableFinished
 from app.service.responses import current_state, list_entry, record_body, snapshot_body
+from app.service.seats import keys_of, seat_key
 from app.service.writes import Body
 from app.store.base import GameDoc
 from engine import errors as rules
@@ -113,14 +114,11 @@ class Reading(UseCases):
             "blef",
             doc.game_uuid,
             tuple(
-                FinishedSeat(
-                    place,
-                    None if agent is not None else doc.player_uuids.get(nickname),
-                    agent,
-                )
+                FinishedSeat(place, secret, agent, _keys(doc, secret))
                 for place, nickname, agent in zip(
                     places, facts.nicknames, facts.ai_agents, strict=True
                 )
+                for secret in [None if agent is not None else doc.player_uuids.get(nickname)]
             ),
         )
 
@@ -206,3 +204,10 @@ def _read_cursor(cursor: str) -> tuple[float, str]:
     if not math.isfinite(position[0]):
         raise InvalidParameter("cursor", cursor, "Not a cursor this service gave")
     return position
+
+
+def _keys(doc: GameDoc, secret: str | None) -> frozenset[str]:
+    """The seat keys the seat holding ``secret`` has had (its moves included)."""
+    if secret is None:
+        return frozenset()
+    return frozenset(keys_of(doc.social, seat_key(secret)))

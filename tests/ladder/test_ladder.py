@@ -272,6 +272,20 @@ def test_resigning_is_going_out_at_that_moment(ladder: Ladder, games: GameServic
     assert [ladder.queue_status(secrets[h])["last_result"]["place"] for h in secrets] == [1, 2, 3]
 
 
+def test_a_player_whose_seat_moved_to_another_device_is_still_rated_by_their_place(
+    ladder: Ladder, games: GameService
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek", "Cezary")
+    game, players = seated(ladder, secrets, MANY)
+    moved = games.move_seat(game, players["Bolek"])["player_uuid"]  # Bolek's phone
+    moved_again = games.move_seat(game, moved)["player_uuid"]  # and back to a laptop
+    games.resign(game, players["Cezary"])  # out first: third
+    games.resign(game, moved_again)  # then Bolek, from the seat's third secret: second
+    ladder.tick()
+    places = [ladder.queue_status(secrets[h])["last_result"]["place"] for h in secrets]
+    assert places == [1, 2, 3]
+
+
 def test_a_game_not_over_is_not_settled(ladder: Ladder) -> None:
     secrets = accounts(ladder, "Ania", "Bolek")
     seated(ladder, secrets, TWO)
