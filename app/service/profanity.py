@@ -19,10 +19,11 @@ How a nickname is read:
 - the name three ways: its underscores as spaces (``Fuck_You``, ``f_u_c_k`` with the
   library's spaced-letter folding), without them (``sh_i_t``), and split where a small letter
   meets a capital and before digits that end a part (``KurwaMac``, ``kurwa123``,
-  ``Bitch1``); any of them rude refuses it. Digits among letters are read as letters, never
-  as a break: ``Th3rapist`` is ``Therapist``, not ``rapist`` (tests/api/test_nicknames.py
-  holds it as a property). The price of reading digits at the end as a number as well:
-  ``Sp1c35`` reads as ``Spic 35`` and is refused;
+  ``Bitch1``); any of them rude refuses it. A part that is all digits is a number,
+  never letters (``Brave_450`` is not ``Brave aso``). Digits among letters are read as
+  letters, never as a break: ``Th3rapist`` is ``Therapist``, not ``rapist``
+  (tests/api/test_nicknames.py holds it as a property). The price of reading digits at
+  the end as a number as well: ``Sp1c35`` reads as ``Spic 35`` and is refused;
 - the languages of :data:`LANGUAGES`: English and Polish first, then the ones players of a
   Polish card game are likeliest to write in;
 - a person's name is not a rude word: the library's lists hold words of one language that are
@@ -138,8 +139,11 @@ def _short_digits(part: str) -> str:
 
 def readings(name: str) -> tuple[str, ...]:
     """The ways ``name`` is read for rude words (see the module's text)."""
-    name = "_".join(_short_digits(part) for part in name.split("_"))
-    spaced = name.replace("_", " ")
+    parts = [_short_digits(part) for part in name.split("_")]
+    name = "_".join(parts)
+    # A part that is a number is a number, never letters in disguise (``Brave_450``
+    # is not ``Brave aso``); joined to letters it is still read (``n1gg_45``: ``n1gg45``).
+    spaced = " ".join(part for part in parts if not part.isdigit())
     return (
         spaced,
         name.replace("_", ""),

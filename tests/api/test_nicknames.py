@@ -74,6 +74,7 @@ CLEAN = [
     "Spices",
     "Buttes",
     "Th3rapist",
+    "Brave_450",  # a number, not leet for a rude word (the apps generate such names)
     "Dick3ns",
     "Pen1stone",
     "Scunth0rpe",
