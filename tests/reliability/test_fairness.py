@@ -6,7 +6,6 @@ on a fake clock; no assertion depends on how fast anything runs."""
 from __future__ import annotations
 
 import json
-import socket
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -19,6 +18,7 @@ from hypothesis import strategies as st
 
 from app.api.fairness import TokenBuckets
 from benchmarks.load import Server
+from tests.support.peers import client_from, socket_from
 
 FLOODER = "127.0.0.2"
 OTHER = "127.0.0.3"
@@ -98,19 +98,6 @@ def fair_server(tmp_path: Path) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
-
-
-def client_from(address: str, server: Server) -> httpx.Client:
-    transport = httpx.HTTPTransport(local_address=address)
-    return httpx.Client(base_url=server.url, transport=transport, timeout=20)
-
-
-def socket_from(address: str, server: Server) -> socket.socket:
-    sock = socket.socket()
-    sock.settimeout(20)
-    sock.bind((address, 0))
-    sock.connect(("127.0.0.1", server.port))
-    return sock
 
 
 def test_a_client_past_its_create_bucket_gets_429_while_another_address_creates(

@@ -7,7 +7,6 @@ whose address a request is counted against."""
 from __future__ import annotations
 
 import json
-import socket
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -19,6 +18,7 @@ from pydantic import ValidationError
 from app.cli.serve import forwarding
 from app.config.settings import Settings
 from benchmarks.load import Server
+from tests.support.peers import client_from, socket_from
 
 PROXY = "127.0.0.2"
 FORGER = "127.0.0.3"
@@ -56,19 +56,6 @@ def serving(tmp_path: Path, **env: str) -> Iterator[Server]:
         yield running
     finally:
         running.stop()
-
-
-def client_from(address: str, server: Server) -> httpx.Client:
-    transport = httpx.HTTPTransport(local_address=address)
-    return httpx.Client(base_url=server.url, transport=transport, timeout=20)
-
-
-def socket_from(address: str, server: Server) -> socket.socket:
-    sock = socket.socket()
-    sock.settimeout(20)
-    sock.bind((address, 0))
-    sock.connect(("127.0.0.1", server.port))
-    return sock
 
 
 def create_as(client: httpx.Client, forwarded_for: str | None = None) -> int:
