@@ -577,13 +577,16 @@ def check_rounds(
             problems.append(f"{where}: the seating changed")
         outcomes = _outcomes(before)
         shown = [p["n_cards"] for p in after["players"]]
-        match = next((o for o in outcomes if o[0] == shown), None)
-        if match is None:
+        matches = [o for o in outcomes if o[0] == shown]
+        if not matches:
             problems.append(
                 f"{where}: the card counts do not follow round {before['round_number']}"
             )
-            match = outcomes[0]
-        counts, loser_begins = match
+            matches = outcomes[:1]
+        # A loser out at the maximum without a check may have timed out (the loser's side
+        # begins) or resigned (whoever's turn it was begins): the counts are the same.
+        counts = matches[0][0]
+        loser_begins = all(begins for _, begins in matches)
         loser = seating.index(before["loser"])
         first = loser if counts[loser] else _next_in(seating, counts, loser)
         begun = after["history"][0]["player"] if after["history"] else None

@@ -92,3 +92,27 @@ def test_every_kind_of_corruption_is_reported(
     corrupt(broken)
     assert check_rounds(broken) != []
     store.close()
+
+
+def test_a_player_at_the_maximum_who_resigns_out_of_turn_passes_though_it_reads_like_a_timeout(
+    tmp_path: Path,
+) -> None:
+    """A round lost with no move made, by a player holding the maximum: a timeout (the
+    next after them begins) or a resignation out of turn (whoever's turn it was begins)
+    leave the same counts, so either beginner passes (the fuzzer found the checker
+    insisting on the first)."""
+    store = SqliteStore(tmp_path / "blef.db")
+    service = GameService(store, Settings(), seed_source=seed_sequence(5))
+    game, players = new_game(service, ["ann", "ben", "cat", "dan"], start=False)
+    service.change_rules(game, players["ann"], {"max_cards": 1})
+    service.start(game, players["ann"])
+    state = service.state(game).body
+    seating = [p["nickname"] for p in state["players"]]
+    current = seating.index(state["cp_nickname"])
+    resigner = seating[(current + 1) % 4]  # not to move; the next after them is not either
+    service.resign(game, players[resigner])
+    rounds = [s.data for s in store.load_rounds(game)]
+    after = service.state(game).body
+    assert after["cp_nickname"] == seating[current] != seating[(current + 2) % 4]
+    assert check_rounds(rounds, {**after, "round_number": after["round_number"]}) == []
+    store.close()
