@@ -3,7 +3,9 @@ lean loop of the same rules.
 
 Both sides play the same games: seats choose uniformly among their legal moves (listed in
 the same order on both sides), asked in the same order, from the same seeded random
-numbers, so each game ends the same way (checked: the winners and day counts must agree).
+numbers, so each game ends the same way (checked before timing on 150 games, and by
+tests/economancy/test_lean_loop.py: the winner, the day count and every seat's final coins
+and cards must agree).
 
 - **engine**: :meth:`GAME.setup`, then ``to_act()``, ``legal_moves()`` and ``apply()``
   (every move validated, events made, the protocol's turns kept) until the game is over;
@@ -37,7 +39,7 @@ from engine.economancy import GAME, EconomancyRules  # noqa: E402
 from engine.economancy.cards import CARDS  # noqa: E402
 
 COST = [c.cost or 0 for c in CARDS]
-ATK = [c.attack for c in CARDS]
+ATK = {b: [b if c.name == "Bubble" else c.attack for c in CARDS] for b in (9, 5)}
 DEF = [c.defence for c in CARDS]
 PTS = [c.points for c in CARDS]
 NATK = [c.attacks for c in CARDS]
@@ -49,20 +51,27 @@ GREED = [c.coins_per_defence for c in CARDS]
 PER = [c.per_player for c in CARDS]
 
 
-def engine_game(seed: int, n: int, rules: EconomancyRules) -> tuple[int | None, int]:
+Outcome = tuple[int | None, int, list[int], list[list[int]]]
+"""How a game ended: the winner (None: a draw), the day count, every seat's coins and
+cards (card kinds in army order)."""
+
+
+def engine_game(seed: int, n: int, rules: EconomancyRules) -> Outcome:
     draw = random.Random(seed).random
     state = GAME.setup(rules, n)
     while not state.over:
         seat = state.to_act()[0]
         moves = state.legal_moves(seat)
         state.apply(seat, moves[int(draw() * len(moves))])
-    return state.winner, state.day_count
+    return state.winner, state.day_count, state.coins, state.cards
 
 
-def lean_game(seed: int, n: int, kinds: tuple[int, ...], day_limit: int) -> tuple[int | None, int]:
+def lean_game(
+    seed: int, n: int, kinds: tuple[int, ...], day_limit: int, bubble_attack: int = 9
+) -> Outcome:
     """The same random game on bare lists (see the module docstring)."""
     draw = random.Random(seed).random
-    atk = ATK
+    atk = ATK[bubble_attack]
     shop = {k: PER[k] * n for k in kinds}
     coins = [1] * n
     buys = [0] * n
@@ -139,7 +148,7 @@ def lean_game(seed: int, n: int, kinds: tuple[int, ...], day_limit: int) -> tupl
                     del uses[a][i]
                 w = winner()
                 if w is not None:
-                    return w, day
+                    return w, day, coins, cards
             for u in uses:
                 u[:] = [0] * len(u)
         while True:
@@ -164,9 +173,9 @@ def lean_game(seed: int, n: int, kinds: tuple[int, ...], day_limit: int) -> tupl
                     shop[k] = 0
             w = winner()
             if w is not None:
-                return w, day
+                return w, day, coins, cards
         if day >= day_limit:
-            return None, day
+            return None, day, coins, cards
         day += 1
 
 
