@@ -30,7 +30,8 @@ from arena.economancy.referee import referee_game
 from arena.economancy.specs import parse_program
 from engine.economancy import GAME, EconomancyRules, EconomancyState
 from engine.economancy.cards import CARDS, PASS
-from engine.protocol import MoveRefused
+from engine.economancy.state import _event
+from engine.protocol import Event, MoveRefused
 
 FIXTURE = Path(__file__).parent / "golden" / "games.json"
 _PROBES: list[int | str] = [-1, 0, 1, 2, 5, 40, PASS, "Golem", "Dragon", *(c.name for c in CARDS)]
@@ -159,6 +160,14 @@ def test_a_seeded_game_of_built_in_agents_gives_the_recorded_trace(
     digest, last = _digest(_agent_trace(names, seed))
     assert last == expected["moves"]
     assert digest == expected["sha256"]
+
+
+def test_an_event_built_on_the_engines_fast_path_equals_the_dataclasss_own() -> None:
+    fast = _event("fight", 1, {"card": 2})
+    assert fast == Event("fight", 1, {"card": 2})
+    assert (fast.kind, fast.seat, fast.data) == ("fight", 1, {"card": 2})
+    with pytest.raises(AttributeError):
+        fast.kind = "other"  # type: ignore[misc]
 
 
 def test_the_fixture_covers_every_game_of_this_module(golden: dict[str, Any]) -> None:
