@@ -153,15 +153,19 @@ class Answer:
 
 
 class Player:
-    """A seat's player as the referee drives it."""
+    """A seat's player as the referee drives it: a program reads the state as text, a
+    built-in agent as the view's dict (each is made only for whoever reads it)."""
+
+    needs_text = False
+    needs_view = False
 
     def start(self) -> None:
         """Start it (a program's process)."""
 
-    def ask(self, text: str, view: Mapping[str, Any]) -> Answer:
+    def ask(self, text: str, view: Mapping[str, Any] | None) -> Answer:
         raise NotImplementedError
 
-    def tell_end(self, text: str, view: Mapping[str, Any]) -> None:
+    def tell_end(self, text: str, view: Mapping[str, Any] | None) -> None:
         """Send the end state."""
 
     def finish(self) -> None:
@@ -172,10 +176,13 @@ class Player:
 
 
 class BuiltinPlayer(Player):
+    needs_view = True
+
     def __init__(self, agent: EconomancyAgent) -> None:
         self._agent = agent
 
-    def ask(self, text: str, view: Mapping[str, Any]) -> Answer:
+    def ask(self, text: str, view: Mapping[str, Any] | None) -> Answer:
+        assert view is not None
         start = time.perf_counter()
         try:
             move = self._agent.choose(view)
@@ -184,11 +191,14 @@ class BuiltinPlayer(Player):
             return Answer(reason=FaultReason.CRASHED, detail=detail)
         return Answer([move], seconds=time.perf_counter() - start)
 
-    def tell_end(self, text: str, view: Mapping[str, Any]) -> None:
+    def tell_end(self, text: str, view: Mapping[str, Any] | None) -> None:
+        assert view is not None
         self._agent.game_over(view)
 
 
 class ProgramPlayer(Player):
+    needs_text = True
+
     def __init__(self, argv: Sequence[str], time_limit: float, startup_time: float) -> None:
         self._bot = ProgramProcess(argv)
         self._reader = ValueReader()
@@ -215,7 +225,7 @@ class ProgramPlayer(Player):
                 return False
         return not self._closed
 
-    def ask(self, text: str, view: Mapping[str, Any]) -> Answer:
+    def ask(self, text: str, view: Mapping[str, Any] | None) -> Answer:
         if self._start_error is not None:
             return Answer(reason=FaultReason.CRASHED, detail=self._start_error)
         self._drain()
@@ -231,7 +241,7 @@ class ProgramPlayer(Player):
             self._asked = True
         start = time.perf_counter()
         deadline = start + limit
-        self._bot.send(text + "\n")
+        self._bot.send_bytes((text + "\n").encode())
         reader, bot = self._reader, self._bot
         while True:
             value, error = reader.next_value(closed=self._closed)
@@ -273,9 +283,9 @@ class ProgramPlayer(Player):
         tail = self._bot.stderr_tail(300, settle=1.0).strip()
         return f"{text}; stderr: {tail}" if tail else text
 
-    def tell_end(self, text: str, view: Mapping[str, Any]) -> None:
+    def tell_end(self, text: str, view: Mapping[str, Any] | None) -> None:
         if self._start_error is None:
-            self._bot.send(text + "\n")
+            self._bot.send_bytes((text + "\n").encode())
 
     def finish(self) -> None:
         self._bot.close_input()
@@ -365,10 +375,12 @@ def referee_game(
             player.start()
         while not state.over:
             seat = state.to_act()[0]
-            view = state.view(seat)
-            text = _dumps(view)
-            record({"type": "state", "seat": seat, "state": view})
-            answer = players[seat].ask(text, view)
+            player = players[seat]
+            view = state.view(seat) if player.needs_view or trace is not None else None
+            text = state.view_text(seat) if player.needs_text else ""
+            if trace is not None:
+                record({"type": "state", "seat": seat, "state": view})
+            answer = player.ask(text, view)
             if answer.reason is None:
                 record({"type": "move", "seat": seat, "move": answer.value})
                 try:
@@ -393,9 +405,10 @@ def referee_game(
         for seat, player in enumerate(players):
             if seat in faulted:
                 continue
-            view = state.view(seat)
-            record({"type": "state", "seat": seat, "state": view})
-            player.tell_end(_dumps(view), view)
+            view = state.view(seat) if player.needs_view or trace is not None else None
+            if trace is not None:
+                record({"type": "state", "seat": seat, "state": view})
+            player.tell_end(state.view_text(seat) if player.needs_text else "", view)
             player.finish()
     finally:
         deadline = time.perf_counter() + EXIT_GRACE

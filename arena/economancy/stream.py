@@ -49,6 +49,9 @@ _WHITESPACE: Final = b" \t\r\n"
 _SHOWN: Final = 60
 _STARTS: Final = frozenset(b'[{"-0123456789tfn')
 _POSIX: Final = os.name == "posix"
+_PIDFD: Final = hasattr(os, "pidfd_open")
+_NOTHING: Final = TimedOut()
+"""A non-blocking read found nothing (the poll woke for a reason that left no bytes)."""
 
 
 def shown(data: bytes) -> str:
@@ -150,17 +153,22 @@ class ValueReader:
 class ProgramProcess(BotProcess):
     """A :class:`BotProcess` spoken to in raw bytes, for :class:`ValueReader`.
 
-    On POSIX the referee's own thread writes to the program and reads from it, waiting
-    with ``select`` (no reader or writer thread: each message costs no hand-over between
-    threads); what a full pipe does not take yet is kept and written as the program reads,
-    so a program that never reads cannot block the referee. Elsewhere the threads of
-    :class:`BotProcess` carry the bytes.
+    On POSIX the referee's own thread writes to the program and reads from it (no reader
+    or writer thread: each message costs no hand-over between threads). Both pipes are
+    non-blocking; a move costs one write, one ``poll`` that waits for the answer with the
+    deadline, and one read. What a full pipe does not take yet is kept and written as the
+    program reads, so a program that never reads cannot block the referee. The program's
+    end is awaited on a process file descriptor where Linux has one (no polling sleeps).
+    Elsewhere the threads of :class:`BotProcess` carry the bytes.
     """
 
     def __init__(self, argv: Sequence[str], **kwargs: Any) -> None:
         super().__init__(argv, **kwargs)
         self._unsent = bytearray()
         self._direct = _POSIX
+        self._out = -1
+        self._in = -1
+        self._poller: Any = None
 
     def start(self) -> None:
         if not self._direct:
@@ -176,8 +184,14 @@ class ProgramProcess(BotProcess):
             start_new_session=True,
         )
         assert self._proc.stdin is not None
+        assert self._proc.stdout is not None
         assert self._proc.stderr is not None
-        os.set_blocking(self._proc.stdin.fileno(), False)
+        self._in = self._proc.stdin.fileno()
+        self._out = self._proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._poller = select.poll()
+        self._poller.register(self._out, select.POLLIN)
         drain = threading.Thread(target=self._drain_loop, args=(self._proc.stderr,), daemon=True)
         drain.start()
         self._threads.append(drain)
@@ -193,19 +207,23 @@ class ProgramProcess(BotProcess):
         self._queue(Closed())
 
     def send(self, line: str) -> None:
+        self.send_bytes(line.encode())
+
+    def send_bytes(self, data: bytes) -> None:
+        """Write ``data`` to the program's input (what the pipe does not take now is kept
+        and written while the referee waits for an answer)."""
         if not self._direct:
-            super().send(line)
+            super().send(data.decode())
             return
         if not self._input_closed:
-            self._unsent += line.encode()
+            self._unsent += data
             self._flush()
 
     def _flush(self) -> None:
-        proc = self._proc
-        if not self._unsent or proc is None or proc.stdin is None:
+        if not self._unsent or self._in < 0:
             return
         try:
-            written = os.write(proc.stdin.fileno(), self._unsent)
+            written = os.write(self._in, self._unsent)
         except BlockingIOError:
             return
         except (OSError, ValueError):  # the program is gone: its output will close
@@ -213,43 +231,69 @@ class ProgramProcess(BotProcess):
             return
         del self._unsent[:written]
 
+    def _read(self) -> Received:
+        try:
+            data = os.read(self._out, 65536)
+        except BlockingIOError:
+            return _NOTHING
+        except OSError:
+            data = b""
+        return Line(data) if data else Closed()
+
     def receive(self, timeout: float) -> Received:
         if not self._direct:
             return super().receive(timeout)
-        proc = self._proc
-        assert proc is not None
-        assert proc.stdout is not None
-        out = proc.stdout.fileno()
+        if self._closed or self._poller is None:  # stopped, or never started
+            return Closed()
         deadline = time.monotonic() + max(0.0, timeout)
         while True:
-            writing = [proc.stdin] if self._unsent and proc.stdin is not None else []
             left = max(0.0, deadline - time.monotonic())
-            try:
-                readable, writable, _ = select.select([out], writing, [], left)
-            except (OSError, ValueError):
-                return Closed()
-            if writable:
-                self._flush()
-            if readable:
+            if self._unsent and self._in >= 0:
                 try:
-                    data = os.read(out, 65536)
-                except OSError:
-                    data = b""
-                return Line(data) if data else Closed()
-            if not writable and time.monotonic() >= deadline:
+                    readable, writable, _ = select.select([self._out], [self._in], [], left)
+                except (OSError, ValueError):
+                    return Closed()
+                if writable:
+                    self._flush()
+            else:
+                try:
+                    readable = self._poller.poll(left * 1000.0)
+                except (OSError, ValueError):
+                    return Closed()
+                writable = []
+            if readable:
+                got = self._read()
+                if got is not _NOTHING:
+                    return got
+            elif not writable and time.monotonic() >= deadline:
                 return TimedOut()
 
     def has_output(self) -> bool:
         if not self._direct:
             return super().has_output()
-        proc = self._proc
-        if proc is None or proc.stdout is None:
+        if self._closed or self._poller is None:
             return False
         try:
-            readable, _, _ = select.select([proc.stdout.fileno()], [], [], 0)
+            return bool(self._poller.poll(0))
         except (OSError, ValueError):
             return False
-        return bool(readable)
+
+    def wait(self, timeout: float) -> int | None:
+        proc = self._proc
+        if not self._direct or proc is None or timeout <= 0 or not _PIDFD:
+            return super().wait(timeout)
+        status = proc.poll()
+        if status is not None:
+            return status
+        try:
+            handle = os.pidfd_open(proc.pid)
+        except OSError:
+            return super().wait(timeout)
+        try:  # readable once the program has ended
+            select.select([handle], [], [], timeout)
+        finally:
+            os.close(handle)
+        return proc.poll()
 
     def close_input(self) -> None:
         if not self._direct:
@@ -257,9 +301,10 @@ class ProgramProcess(BotProcess):
             return
         if self._input_closed:
             return
-        self._input_closed = True
         proc = self._proc
         if proc is not None and proc.stdin is not None:
             self._flush()
             with contextlib.suppress(OSError, ValueError):
                 proc.stdin.close()
+        self._input_closed = True
+        self._in = -1  # the number may now be reused for another file

@@ -21,6 +21,7 @@ go up at once), the defenders' cards once the fight resolves.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from itertools import compress
@@ -97,6 +98,17 @@ def attack_table(bubble_attack: int) -> tuple[int, ...]:
 
 
 _SCORING: Final = tuple((k, card.points) for k, card in enumerate(CARDS) if card.points)
+
+
+def _json_text(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+_NAME_TEXT: Final = tuple(_json_text(name) for name in _NAMES)
+_CARD_TEXT: Final = tuple(
+    tuple(_json_text({"name": name, "uses": uses}) for uses in range(3)) for name in _NAMES
+)
+_PHASE_TEXT: Final = {phase: _json_text({"name": phase}) for phase in (INVESTING, BUY)}
 
 
 def card_points(cards: list[int]) -> int:
@@ -714,6 +726,41 @@ class EconomancyState:
             ],
             "player": viewer,
         }
+
+    def view_text(self, viewer: Viewer) -> str:
+        """:meth:`view` as compact JSON text, the very string ``json.dumps(view,
+        separators=(",", ":"), ensure_ascii=False)`` gives (a test checks it at every step
+        of random games), built from ready-made pieces: the referee sends one to a
+        program before every move."""
+        phase = self.phase
+        if phase == ATTACKING:
+            card = "false" if self.attacker_card < 0 else str(self.attacker_card)
+            phase_text = (
+                f'{{"name":"attacking","attacker":{self.attacker},'
+                f'"attacker_card":{card},"attacker-card":{card}}}'
+            )
+        elif phase == END:
+            winner = "false" if self.winner is None else str(self.winner)
+            phase_text = f'{{"name":"end","winner":{winner}}}'
+        else:
+            phase_text = _PHASE_TEXT.get(phase) or _json_text({"name": phase})
+        name = _NAME_TEXT
+        shop = ",".join([f"{name[k]}:{count}" for k, count in self.shop.items()])
+        players = []
+        coins, buys = self.coins, self.buys
+        for s in range(self.n):
+            cards = ",".join(
+                [
+                    _CARD_TEXT[k][u] if 0 <= u < 3 else f'{{"name":{name[k]},"uses":{u}}}'
+                    for k, u in zip(self.cards[s], self.uses[s], strict=True)
+                ]
+            )
+            players.append(f'{{"coins":{coins[s]},"buys":{buys[s]},"cards":[{cards}]}}')
+        player = "null" if viewer is None else str(viewer)
+        return (
+            f'{{"day":{(self.day_count - 1) % 3 + 1},"phase":{phase_text},'
+            f'"shop":{{{shop}}},"players":[{",".join(players)}],"player":{player}}}'
+        )
 
     def result(self) -> Result | None:
         """Places: the winner first; seats still in the game next, tied; then the

@@ -3,6 +3,7 @@ hidden, legality is exact, storage and replay are faithful."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -158,3 +159,21 @@ def test_a_forfeit_at_any_moment_leaves_a_valid_game_that_still_ends(
         steps += 1
     result = state.result()
     assert result is not None
+
+
+@settings(max_examples=25, deadline=None)
+@given(games)
+def test_the_state_as_text_is_the_views_compact_json_at_every_step(
+    params: tuple[int, int, str, int, int, float],
+) -> None:
+    seed, n, cards, bubble, days, calm = params
+    rng = random.Random(seed)
+    state = GAME.setup(EconomancyRules(cards=cards, bubble_attack=bubble, day_limit=days), n)
+    while True:
+        for viewer in (*range(n), None):
+            expected = json.dumps(state.view(viewer), separators=(",", ":"), ensure_ascii=False)
+            assert state.view_text(viewer) == expected
+        if state.over:
+            break
+        seat = rng.choice(state.to_act())
+        state.apply(seat, _choose(state, seat, rng, calm))
