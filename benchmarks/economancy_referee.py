@@ -3,7 +3,8 @@ trip to the same program.
 
 The program is a minimal Python player (written to a temporary file): it reads a state
 line, answers the safe move (invest 0, stop attacking, the first usable defender, Pass)
-and flushes. Two copies play a whole game to the day limit (100 days: 400 moves).
+and flushes. Two copies play a whole game to the day limit (``--days``, 50 by default:
+200 moves; 4 moves a day).
 
 - **referee**: :func:`arena.economancy.referee.referee_game` plays the game: two program
   processes started, every state built by the engine and sent, every answer read as a
@@ -13,12 +14,15 @@ and flushes. Two copies play a whole game to the day limit (100 days: 400 moves)
   from its trace) written to them in the same order, each answer read back with one
   ``readline``; nothing checked. The floor of any referee speaking this protocol.
 
-``--rounds`` rounds, each timing one game per side in a shuffled order (wall-clock time:
-most of it is the two processes' work and the pipes); it prints each round's ratio of
-time per move (referee / bare), their median, this process's own CPU time per move on each
-side (the referee's work, the programs' apart), and the conditions.
+``--rounds`` rounds, each timing one game per side, back to back in a shuffled order
+(wall-clock time: most of it is the two processes' work and the pipes, which the machine's
+load stretches); it prints each round's ratio of time per move (referee / bare), their
+median, quartiles and range, the ratio of the two sides' total times, this process's own
+CPU time per move on each side (the referee's work, the programs' apart), and the
+conditions (load average before and after). Many short rounds make the median steady
+where a few long ones swing with the load.
 
-    .venv/bin/python benchmarks/economancy_referee.py [--rounds 9]
+    .venv/bin/python benchmarks/economancy_referee.py [--rounds 25] [--days 50]
 """
 
 from __future__ import annotations
@@ -91,8 +95,11 @@ def bare_side(argv: list[str], records: list[dict]) -> tuple[float, int]:
         if rec["type"] == "state"
     ]
     start, cpu = time.perf_counter(), time.process_time()
-    procs = [
-        subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    procs = [  # started as the referee starts them: each in a session of its own (which,
+        # with Linux's scheduler autogroups, also gives each its own share of the CPU)
+        subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True
+        )
         for _ in range(2)
     ]
     moves = 0
@@ -115,10 +122,11 @@ def bare_side(argv: list[str], records: list[dict]) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--rounds", type=int, default=25)
+    parser.add_argument("--days", type=int, default=50)
     args = parser.parse_args()
     load = os.getloadavg()
-    rules = EconomancyRules(day_limit=100)
+    rules = EconomancyRules(day_limit=args.days)
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "player.py"
         script.write_text(PLAYER)
@@ -127,7 +135,8 @@ def main() -> None:
         _, _, records = referee_side(command, rules, traced=True)  # the messages; a warm-up
         CPU["referee"].clear()
         order = random.Random(1)
-        ratios, per_move = [], {"referee": [], "bare": []}
+        ratios: list[float] = []
+        per_move: dict[str, list[float]] = {"referee": [], "bare": []}
         for _ in range(args.rounds):
             sides = ["referee", "bare"]
             order.shuffle(sides)
@@ -144,19 +153,26 @@ def main() -> None:
                 f"referee {timing['referee'] * 1e6:7.1f} us/move, bare "
                 f"{timing['bare'] * 1e6:7.1f} us/move: ratio {ratios[-1]:.2f}"
             )
+    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else [ratios[0]] * 3
     summary = {
         "moves_per_game": sum(1 for rec in records if rec["type"] == "move"),
         "rounds": args.rounds,
         "median_referee_us_per_move": round(statistics.median(per_move["referee"]), 1),
         "median_bare_us_per_move": round(statistics.median(per_move["bare"]), 1),
         "median_ratio": round(statistics.median(ratios), 3),
+        "quartile_ratios": [round(quartiles[0], 3), round(quartiles[2], 3)],
+        "total_time_ratio": round(sum(per_move["referee"]) / sum(per_move["bare"]), 3),
         "median_referee_cpu_us_per_move": round(statistics.median(CPU["referee"]), 1),
         "median_bare_cpu_us_per_move": round(statistics.median(CPU["bare"]), 1),
         "min_ratio": round(min(ratios), 3),
         "max_ratio": round(max(ratios), 3),
         "conditions": conditions(load),
     }
-    print(f"median ratio referee/bare: {summary['median_ratio']} (goal <= 1.5)")
+    print(
+        f"median ratio referee/bare: {summary['median_ratio']} (goal <= 1.5); quartiles "
+        f"{summary['quartile_ratios']}, range {summary['min_ratio']}-{summary['max_ratio']}, "
+        f"total time ratio {summary['total_time_ratio']}"
+    )
     print(
         f"this process's CPU per move: referee {summary['median_referee_cpu_us_per_move']} us, "
         f"bare {summary['median_bare_cpu_us_per_move']} us"
