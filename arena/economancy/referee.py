@@ -55,6 +55,13 @@ EXIT_GRACE: Final = 1.0
 SETTLE: Final = 0.05
 """Seconds a bare number with nothing after it waits for more digits."""
 TRACE_VERSION: Final = 1
+NOT_JSON_HINT: Final = (
+    " (only the move goes to standard output, as JSON: debug text belongs on standard"
+    " error, and JSON strings take double quotes)"
+)
+SILENT_HINT: Final = (
+    " (it has written nothing at all: a program must flush its output after each move)"
+)
 
 
 class FaultReason(StrEnum):
@@ -207,6 +214,8 @@ class ProgramPlayer(Player):
         self._asked = False
         self._start_error: str | None = None
         self._closed = False
+        self._heard = False
+        """Whether the program has written anything to its output yet."""
 
     def start(self) -> None:
         try:
@@ -219,6 +228,7 @@ class ProgramPlayer(Player):
         while self._bot.has_output():
             got = self._bot.receive(0.0)
             if isinstance(got, Line):
+                self._heard = True
                 self._reader.feed(got.data)
             elif isinstance(got, Closed):
                 self._closed = True
@@ -249,6 +259,8 @@ class ProgramPlayer(Player):
             if error is not None:
                 if self._closed and not reader.has_content():
                     return Answer(reason=FaultReason.CRASHED, detail=self._exit_detail())
+                if error.startswith("not JSON"):
+                    error += NOT_JSON_HINT
                 return Answer(reason=FaultReason.BAD_OUTPUT, detail=error, seconds=now - start)
             if value is not None:
                 return Answer(value, seconds=now - start, first=first)
@@ -256,14 +268,16 @@ class ProgramPlayer(Player):
                 return Answer(reason=FaultReason.CRASHED, detail=self._exit_detail())
             left = deadline - now
             if left <= 0:
+                detail = f"no complete move within {limit:g} s"
                 return Answer(
                     reason=FaultReason.TIMEOUT,
-                    detail=f"no complete move within {limit:g} s",
+                    detail=detail if self._heard else detail + SILENT_HINT,
                     seconds=now - start,
                 )
             bare = reader.has_content()  # a bare number waiting for what follows it
             got = bot.receive(min(left, SETTLE) if bare else left)
             if isinstance(got, Line):
+                self._heard = True
                 reader.feed(got.data)
             elif isinstance(got, Closed):
                 self._closed = True
