@@ -19,6 +19,8 @@ round's ratio of games per CPU second (engine / lean), their median and range, a
 conditions (load average before and after).
 
     .venv/bin/python benchmarks/economancy_engine.py [--rounds 7] [--games 300]
+
+``--split`` says instead where the engine side's time goes (see :func:`split`).
 """
 
 from __future__ import annotations
@@ -181,13 +183,97 @@ def lean_game(
         day += 1
 
 
+class _Stub:
+    """A state that does no work, asked as :func:`engine_game` asks (for ``--split``)."""
+
+    __slots__ = ("asked", "left")
+
+    def __init__(self, moves: int) -> None:
+        self.asked, self.left = (0,), moves
+
+    @property
+    def over(self) -> bool:
+        return self.left <= 0
+
+    def to_act(self) -> tuple[int, ...]:
+        return self.asked
+
+    def legal_moves(self, seat: int) -> list[int]:
+        return [] if seat not in self.asked else [0, 1, 2]
+
+    def apply(self, seat: int, move: int) -> list[None]:
+        self.left -= 1
+        return [None]
+
+
+def split(rounds: int, games: int, rules: EconomancyRules) -> dict[str, float]:
+    """Where the engine side's time goes, on the same games: the whole of
+    :func:`engine_game`; only ``apply`` (the recorded moves replayed), with and without
+    validation (``apply_checked``); the asking alone (:class:`_Stub`, as many moves);
+    the lean loop. Median microseconds of CPU a game over ``rounds``."""
+    played = []
+    for n in (2, 3, 4):
+        for seed in range(games):
+            draw, state, moves = random.Random(seed).random, GAME.setup(rules, n), []
+            while not state.over:
+                seat = state.to_act()[0]
+                legal = state.legal_moves(seat)
+                moves.append((seat, legal[int(draw() * len(legal))]))
+                state.apply(*moves[-1])
+            played.append((n, seed, moves))
+
+    def whole() -> None:
+        for n, seed, _ in played:
+            engine_game(seed, n, rules)
+
+    def replay() -> None:
+        for n, _, moves in played:
+            state = GAME.setup(rules, n)
+            for seat, move in moves:
+                state.apply(seat, move)
+
+    def unchecked() -> None:
+        for n, _, moves in played:
+            state = GAME.setup(rules, n)
+            for seat, move in moves:
+                state.apply_checked(seat, move)
+
+    def asking() -> None:
+        for _, seed, moves in played:
+            draw, stub = random.Random(seed).random, _Stub(len(moves))
+            while not stub.over:
+                seat = stub.to_act()[0]
+                legal = stub.legal_moves(seat)
+                stub.apply(seat, legal[int(draw() * len(legal))])
+
+    def lean() -> None:
+        for n, seed, _ in played:
+            lean_game(seed, n, rules.shop_kinds, rules.day_limit)
+
+    parts = {"whole": whole, "apply": replay, "apply_unchecked": unchecked}
+    parts |= {"asking_stub": asking, "lean": lean}
+    spent: dict[str, list[float]] = {name: [] for name in parts}
+    for _ in range(rounds):
+        for name, part in parts.items():
+            start = time.process_time()
+            part()
+            spent[name].append((time.process_time() - start) / len(played) * 1e6)
+    return {name: round(statistics.median(us), 1) for name, us in spent.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--split", action="store_true", help="where the engine's time goes")
     args = parser.parse_args()
     load = os.getloadavg()
     rules = EconomancyRules()
+    if args.split:
+        figures = split(args.rounds, args.games, rules)
+        print("median us of CPU a game:", json.dumps(figures))
+        print(json.dumps({"us_per_game": figures, "conditions": conditions(load)}))
+        return
     sides = {
         "engine": lambda seed, n: engine_game(seed, n, rules),
         "lean": lambda seed, n: lean_game(seed, n, rules.shop_kinds, rules.day_limit),
