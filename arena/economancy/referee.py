@@ -1,10 +1,12 @@
 """The referee: one game of Economancy between player programs and built-in agents.
 
 It speaks the course's protocol exactly: to the seat it asks, the state JSON (five keys,
-from :meth:`~engine.economancy.state.EconomancyState.view`) and a newline, flushed; back,
-one JSON value, the move (a newline after it or not). It asks whom the protocol asks, in
-its order: the seats still to choose, lowest index first (investing, each defender of a
-fight, each buyer of a round), the attacker alone; never a seat the protocol skips. When
+:meth:`~engine.economancy.state.EconomancyState.view` as compact text, ``view_text``) and a
+newline, flushed; back, one JSON value, the move (a newline after it or not; whitespace,
+Windows line endings and whatever the program writes to stderr are ignored). It asks whom
+the protocol asks, in its order: the seats still to choose, lowest index first (investing,
+each defender of a fight, each buyer of a round), the attacker alone; never a seat the
+protocol skips. When
 the game ends every program still playing is sent the end state, its input is closed,
 and it is given a second to exit before it is killed.
 
