@@ -6,9 +6,8 @@ newline, flushed; back, one JSON value, the move (a newline after it or not; whi
 Windows line endings and whatever the program writes to stderr are ignored). It asks whom
 the protocol asks, in its order: the seats still to choose, lowest index first (investing,
 each defender of a fight, each buyer of a round), the attacker alone; never a seat the
-protocol skips. When
-the game ends every program still playing is sent the end state, its input is closed,
-and it is given a second to exit before it is killed.
+protocol skips. When the game ends every program still playing is sent the end state, its
+input is closed, and it is given a second to exit before it is killed.
 
 **Faults.** A seat that cannot give a legal move loses by fault, with its reason:
 
