@@ -61,6 +61,7 @@ ACCEPTED = [
     "value_stream.py",
     "value_stream.js",
     "spaced.py",
+    "pieces.py",
     "bare_values.py",
     "strings.py",
     "crlf.py",
