@@ -147,3 +147,11 @@ def test_text_on_standard_output_that_is_not_a_json_move_is_a_fault_that_says_wh
     assert "debug text belongs on standard error" in fault.detail
     assert "double quotes" in fault.detail
     assert replay_trace(json.dumps(rec) for rec in trace).faults == 1
+
+
+def test_a_program_flooding_standard_output_loses_by_fault_once_64_kb_make_no_move() -> None:
+    report, _ = play("stdout_flood.py")
+    fault = report.seats[0].fault
+    assert fault is not None
+    assert fault.reason is FaultReason.BAD_OUTPUT
+    assert "more than 65536 bytes without completing a value" in fault.detail
