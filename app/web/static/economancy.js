@@ -87,7 +87,7 @@ function Shop({ st }) {
   const offers = shopOffers(st.view.shop, 0);
   return html`<section class="panel shop" aria-labelledby="shop-title">
     <h2 id="shop-title">The shop</h2>
-    <div class="table-scroll"><table class="shop-table">
+    <div class="table-scroll" tabindex="0" role="region" aria-label="Cards for sale: prices, copies left, numbers"><table class="shop-table">
       <thead><tr><th scope="col">Card</th><th scope="col">Price</th><th scope="col">Left</th><th scope="col">Attack / defence</th><th scope="col">Points</th><th scope="col">Income day 1 / 2 / 3</th></tr></thead>
       <tbody>${offers.map((o) => {
         const k = cardOf(o.name);
