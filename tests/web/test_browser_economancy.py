@@ -108,6 +108,16 @@ def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_
     shop = page.locator(".shop-table").inner_text()
     assert "Incantation" in shop and "Golem" not in shop  # the first 8 cards only
 
+    # A choice being typed stays as it is while the table changes under it: the computer
+    # player's choice comes in (shown as "has chosen", never what) and the input keeps the
+    # person's focus and digits.
+    page.locator("#invest-amount").fill("1")
+    page.locator("#invest-amount").focus()
+    page.get_by_text("has chosen").wait_for()
+    assert page.evaluate("document.activeElement.id") == "invest-amount"
+    assert page.locator("#invest-amount").input_value() == "1"
+    assert page.locator("#dock-title").inner_text() == "Your turn: invest"
+
     seen: set[str] = set()
     checked_turn = False
     deadline = time.monotonic() + 420

@@ -77,7 +77,7 @@ export function KindTableScreen({ kind, game, g }) {
     ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
     <section class="panel tools" aria-label="Your seat and settings">
-      ${seated && !lobby ? html`<button id="leave" class="small" onClick=${() => confirm("Leave this game? You cannot come back to it.") && actions.leave()}>Leave the game</button>` : null}
+      ${seated && st.status === "Running" ? html`<button id="leave" class="small" onClick=${() => confirm("Leave this game? You cannot come back to it.") && actions.leave()}>Leave the game</button>` : null}
       <details class="settings"><summary>Settings</summary>
         <label class="check"><input type="checkbox" id="sound" checked=${s.sound} onChange=${(e) => actions.setPref("sound", e.currentTarget.checked)} /> A sound when it is your turn</label>
       </details>
