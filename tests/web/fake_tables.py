@@ -164,7 +164,9 @@ class FakeTables:
                     raise _Refused(422, "unknown_agent", f"No agent called {agent!r}.")
                 self._seat(table, f"AI_{agent}_{len(table.seats) + 1}", agent)
             elif action == "remove":
-                table.seats = [s for s in table.seats if s.nickname != (payload or {}).get("nickname")]
+                table.seats = [
+                    s for s in table.seats if s.nickname != (payload or {}).get("nickname")
+                ]
             else:
                 if len(table.seats) < 2:
                     raise _Refused(409, "too_few_players", "Two players at least.")
@@ -184,7 +186,9 @@ class FakeTables:
             raise _Refused(409, "room_full", "Four players at most.")
         seat = _Seat(nickname, str(uuid.uuid4()), agent, agent is not None)
         if agent is not None:
-            seat.agent = make_agent(agent, seed=len(table.seats), rules=GAME.rules_from_dict(table.rules))
+            seat.agent = make_agent(
+                agent, seed=len(table.seats), rules=GAME.rules_from_dict(table.rules)
+            )
         table.seats.append(seat)
         if table.admin is None:
             table.admin = nickname
@@ -258,5 +262,9 @@ class FakeTables:
             "events": table.events,
             "result": None
             if result is None
-            else {"places": list(result.places), "reason": result.reason, "scores": list(result.scores or ())},
+            else {
+                "places": list(result.places),
+                "reason": result.reason,
+                "scores": list(result.scores or ()),
+            },
         }

@@ -29,7 +29,10 @@ def _axe(page: Any, where: str = "document") -> list[dict[str, Any]]:
     """Every axe-core violation (any impact) in `where` (a selector, or the document)."""
     target = "document" if where == "document" else f"document.querySelector({where!r})"
     result = page.evaluate(f"async () => (await axe.run({target})).violations")
-    return [{"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]]} for v in result]
+    return [
+        {"id": v["id"], "impact": v["impact"], "nodes": [n["target"] for n in v["nodes"]]}
+        for v in result
+    ]
 
 
 def _open(new_page: Any, size: tuple[int, int]) -> tuple[Any, FakeTables]:
@@ -122,7 +125,9 @@ def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_
     checked_turn = False
     deadline = time.monotonic() + 420
     while not page.locator("#over-title").is_visible():
-        assert time.monotonic() < deadline, "the game did not end: " + page.locator("main").inner_text()
+        assert time.monotonic() < deadline, (
+            "the game did not end: " + page.locator("main").inner_text()
+        )
         if not checked_turn and page.locator(".econ-dock").is_visible():
             page.locator("#dock-title").wait_for()
             assert _axe(page) == [], "the table on your turn"

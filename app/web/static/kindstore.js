@@ -60,10 +60,12 @@ export function createKindTable(kind, game, changed, g) {
   function accept(body) {
     const prev = s.state;
     if (prev && body.version < prev.version) return;
-    s.journal = journalAfter(s.journal, body, s.journalVersion);
-    s.journalVersion = Math.max(s.journalVersion, body.version);
+    if (body.version > s.journalVersion) {
+      g.taking({ s, prev, state: body }); // the game's part may note what happened between reads
+      s.journal = journalAfter(s.journal, body, s.journalVersion);
+      s.journalVersion = body.version;
+    }
     if (prev && body.version === prev.version && body.you === prev.you && body.your_turn === prev.your_turn) return;
-    g.taking({ s, prev, state: body });
     const wasMine = isMyTurn();
     s.state = body;
     if (s.seat && body.you !== null && body.you !== undefined) {
