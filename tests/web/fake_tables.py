@@ -242,10 +242,12 @@ class FakeTables:
 
     def _body(self, table: _Table, you: int | None) -> dict[str, Any]:
         state = table.state
-        turn = None
+        turn: dict[str, Any] | None = None
+        asked: list[int] = []
         if state is not None and not state.over:
             t = state.turn()
-            turn = {"seats": sorted(t.seats), "mode": t.mode.value, "deadline": None}
+            asked = sorted(t.seats)
+            turn = {"seats": asked, "mode": t.mode.value, "deadline": None}
         result = state.result() if state is not None else None
         return {
             "game_uuid": table.game_uuid,
@@ -257,7 +259,7 @@ class FakeTables:
             "seats": [{"nickname": s.nickname, "ai": s.ai, "ready": s.ready} for s in table.seats],
             "you": you,
             "turn": turn,
-            "your_turn": bool(turn and you is not None and you in turn["seats"]),
+            "your_turn": you is not None and you in asked,
             "view": state.view(you) if state is not None else None,
             "events": table.events,
             "result": None
