@@ -32,7 +32,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Final
 
 from engine import errors
@@ -50,6 +50,7 @@ from engine.protocol import (
     TurnMode,
     Viewer,
 )
+from engine.serialise import StoredGame
 from engine.table import Table
 
 BLEF: Final = "blef"
@@ -291,6 +292,19 @@ def _event(data: Mapping[str, Json]) -> Event:
     return Event(str(data["kind"]), data.get("seat"), rest)
 
 
-def seats_of(data: Mapping[str, Json]) -> Sequence[str]:
-    """The nicknames of a stored match, in seat order, read without rebuilding it."""
-    return tuple(str(p["nickname"]) for p in data.get("players", ()))
+def facts(data: Mapping[str, Json]) -> StoredGame:
+    """The public facts of a stored match as readers outside the engine read every stored
+    game (:func:`engine.serialise.summary`'s shape; a match has no rounds or cards)."""
+    players = data.get("players") or ()
+    n = len(players)
+    return StoredGame(
+        Status(data["status"]),
+        bool(data.get("public")),
+        data.get("admin"),
+        0,
+        0,
+        tuple(str(p["nickname"]) for p in players),
+        (0,) * n,
+        tuple(p.get("ai_agent") for p in players),
+        None,
+    )
