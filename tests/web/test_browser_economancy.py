@@ -3,10 +3,8 @@ lobby with its rules, invites a computer player, starts, plays every choice the 
 (invest, attack, defend, buy) through the page's controls until the game ends, and axe-core
 finds nothing on the lobby's panel, the room, the table, the rules page and the end.
 
-Stopgap: the contract's `/economancy/...` routes are answered by tests/web/fake_tables.py (the
-real engine and agents behind the contract's shapes, through Playwright's request routing)
-while the service's routes are built on another branch; the page, its modules and everything
-else come from a live `blef serve`.
+Everything is served by a live `blef serve` on 127.0.0.1 (tests/web/conftest.py): the page, the
+contract's `/economancy/games/...` routes and the computer player's moves by the clock.
 """
 
 from __future__ import annotations
@@ -18,8 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.web.fake_tables import FakeTables
-from tests.web.pages import AXE
+from tests.web.pages import AXE, seat
 
 TABLE_URL = re.compile(r"#/economancy/([0-9a-f-]{36})$")
 SIZES = [pytest.param((390, 844), id="phone"), pytest.param((1100, 900), id="desktop")]
@@ -35,12 +32,22 @@ def _axe(page: Any, where: str = "document") -> list[dict[str, Any]]:
     ]
 
 
-def _open(new_page: Any, size: tuple[int, int]) -> tuple[Any, FakeTables]:
+def _open(new_page: Any, size: tuple[int, int]) -> Any:
     page = new_page(*size)
-    fake = FakeTables(think=0.1)
-    page.context.route(fake.matches, fake.handle)
     page.add_init_script(path=str(AXE))
-    return page, fake
+    return page
+
+
+def _table(page: Any, base: str, game: str) -> dict[str, Any]:
+    """The table as the service shows it to this page's seat."""
+    mine = seat(page, game)
+    assert mine is not None
+    reply = page.request.get(
+        f"{base}/economancy/games/{game}",
+        headers={"Authorization": f"Bearer {mine['player_uuid']}"},
+    )
+    assert reply.ok, reply.text()
+    return reply.json()  # type: ignore[no-any-return]
 
 
 def _play_one(page: Any, seen: set[str]) -> bool:
@@ -87,7 +94,7 @@ def _play_one(page: Any, seen: set[str]) -> bool:
 def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_the_end(
     server: Any, new_page: Any, size: tuple[int, int]
 ) -> None:
-    page, fake = _open(new_page, size)
+    page = _open(new_page, size)
     page.goto(server.url + "/")
     page.get_by_label("Your name").fill("Newt")
     panel = page.locator(".kind-lobby")
@@ -98,8 +105,8 @@ def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_
     panel.get_by_role("button", name="Create an Economancy table").click()
     page.wait_for_url(TABLE_URL)
     game = TABLE_URL.search(page.url).group(1)  # type: ignore[union-attr]
-    assert fake.tables[game].rules["cards"] == "simple"
-    assert fake.tables[game].rules["bubble_attack"] == 5
+    rules = _table(page, server.url, game)["rules"]
+    assert (rules["cards"], rules["bubble_attack"]) == ("simple", 5)
 
     page.get_by_label("Computer player").select_option("random")
     page.get_by_role("button", name="Invite computer player").click()
@@ -137,7 +144,7 @@ def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_
     assert {"invest", "buy"} <= seen
     places = page.get_by_role("list", name="Places").locator("li")
     assert places.count() == 2
-    assert fake.tables[game].status == "Finished"
+    assert _table(page, server.url, game)["status"] == "Finished"
     assert _axe(page) == [], "game over"
 
     page.goto(server.url + "/#/learn/economancy")
