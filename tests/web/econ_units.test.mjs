@@ -81,7 +81,7 @@ test("a fight says which card fainted and why, with the numbers that decided it"
 
 test("revealed investments and buys are told with the players' names", () => {
   const names = ["ann", "bob"];
-  assert.equal(eventWords({ kind: "invested", amounts: [2, 1], attacker: 0 }, names), "Investments revealed: ann 2, bob 1. ann attacks.");
+  assert.equal(eventWords({ kind: "invested", amounts: [2, 1], attacker: 0 }, names), "Investments revealed: ann 2, bob 1. ann invested the most and may attack.");
   assert.match(eventWords({ kind: "invested", amounts: [1, 1], attacker: null }, names), /nobody attacks/);
   assert.equal(eventWords({ kind: "bought", choices: { 0: "Ghost", 1: "Pass" }, got: { 0: "Ghost" } }, names), "Buys revealed: ann bought Ghost; bob passed.");
   assert.match(eventWords({ kind: "bought", choices: { 0: "Bubble", 1: "Bubble" }, got: {} }, names), /too many wanted it/);

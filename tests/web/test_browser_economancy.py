@@ -151,3 +151,41 @@ def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_
     page.get_by_role("heading", name="A fight").wait_for()  # docs/economancy_rules.md, fetched
     assert "Shield of Greed" in page.locator("table.shop-table").inner_text()
     assert _axe(page) == [], "the rules page"
+
+
+def test_a_friend_sees_that_the_host_has_chosen_never_what_until_both_have(
+    server: Any, new_page: Any
+) -> None:
+    host = _open(new_page, (1100, 900))
+    host.goto(server.url + "/")
+    host.get_by_label("Your name").fill("Hosta")
+    host.get_by_role("button", name="Create an Economancy table").click()
+    host.wait_for_url(TABLE_URL)
+    game = TABLE_URL.search(host.url).group(1)  # type: ignore[union-attr]
+    link = host.locator("#share-link").input_value()
+    assert link.endswith(f"#/economancy/{game}")
+
+    friend = _open(new_page, (390, 844))
+    friend.goto(link)
+    friend.get_by_label("Your name").fill("Frieda")
+    friend.get_by_role("button", name="Join").click()
+    friend.locator(".you").get_by_text("Frieda", exact=True).wait_for()
+    host.get_by_role("list", name="Players").get_by_text("Frieda").wait_for()
+    host.get_by_role("button", name="Start the game").click()
+
+    host.locator("#invest-amount").fill("1")
+    host.locator("#invest-button").click()
+    wizard = friend.get_by_role("listitem").filter(
+        has=friend.get_by_role("heading", name="Hosta", exact=True)
+    )
+    wizard.get_by_text("has chosen").wait_for()
+    assert "Investments revealed" not in friend.locator("main").inner_text()
+    assert friend.locator("#dock-title").inner_text() == "Your turn: invest"
+    assert _axe(friend) == [], "a friend's turn, the host's choice hidden"
+
+    friend.locator("#invest-amount").fill("0")
+    friend.keyboard.press("Enter")  # the form's submit, from the keyboard
+    for page in (host, friend):
+        page.get_by_text(
+            "Investments revealed: Hosta 1, Frieda 0. Hosta invested the most and may attack."
+        ).wait_for()

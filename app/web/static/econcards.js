@@ -141,7 +141,7 @@ export function eventWords(ev, names, rules = null) {
   switch (ev.kind) {
     case "invested": {
       const paid = (ev.amounts || []).flatMap((a, s) => (a === null ? [] : [`${who(s)} ${a}`]));
-      return `Investments revealed: ${paid.join(", ")}. ${ev.attacker === null ? "A tie for the most: nobody attacks today." : `${who(ev.attacker)} attacks.`}`;
+      return `Investments revealed: ${paid.join(", ")}. ${ev.attacker === null ? "A tie for the most: nobody attacks today." : `${who(ev.attacker)} invested the most and may attack.`}`;
     }
     case "attacks": return `${who(ev.seat)} attacks with ${ev.name}.`;
     case "stopped": return `${who(ev.seat)} stops attacking.`;
