@@ -89,7 +89,7 @@ function KindPanel({ kind, checkName }) {
 
   return html`<section class="panel kind-lobby" aria-labelledby=${id("title")}>
     <h2 id=${id("title")}>Play ${title}</h2>
-    <p>${WORDS[kind] || ""} <a href=${`#/learn/${kind}`}>How to play ${title}</a>.</p>
+    <p>${WORDS[kind] || ""} <a href=${`#/learn/${kind}`}>The rules of ${title}</a>.</p>
     ${Object.entries(rules).map(([rule, r]) => html`<fieldset key=${rule} class="levels">
       <legend>${r.legend}</legend>
       ${r.choices.map(([v, words]) => html`<label key=${String(v)} class="level">
