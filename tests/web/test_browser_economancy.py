@@ -113,6 +113,12 @@ def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_
     page.get_by_role("list", name="Players").locator("li").nth(1).wait_for()
     assert "Beginner computer player" in page.get_by_role("list", name="Players").inner_text()
     assert _axe(page) == [], "the room"
+    # The rules over the table, and back to it where the person was.
+    page.get_by_role("button", name="How to play").click()
+    page.get_by_role("heading", name="A fight").wait_for()
+    assert _axe(page) == [], "the rules over the table"
+    page.get_by_role("button", name="Back to the game").first.click()
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'help-button'")
     page.get_by_role("button", name="Start the game").click()
     page.get_by_role("heading", name="The shop").wait_for()
     shop = page.locator(".shop-table").inner_text()

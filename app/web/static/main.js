@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "./hooks.js";
 import { keepSeat, moveSeat, seatOf } from "./api.js";
 import { Leaderboard, Profile } from "./ladderview.js";
 import { Learn, LearnDialog } from "./learn.js";
-import { EconomancyLearn } from "./econrules.js";
+import { EconomancyLearn, EconomancyLearnDialog } from "./econrules.js";
 import { gameOf, isTableKind } from "./games.js";
 import { KindTableScreen } from "./kindview.js";
 import { Lobby } from "./lobby.js";
@@ -112,7 +112,7 @@ function App() {
     <header class="top">
       <a href="#/" class="brand">Blef</a><span class="tag">the Polish bluffing card game</span>
       <nav aria-label="Site">
-        ${route.name === "game" ? html`<button id="help-button" class="small" aria-expanded=${help ? "true" : "false"} onClick=${() => setHelp(!help)}>How to play</button>`
+        ${route.name === "game" || route.name === "table" ? html`<button id="help-button" class="small" aria-expanded=${help ? "true" : "false"} onClick=${() => setHelp(!help)}>How to play</button>`
           : html`<a class="button small" href=${route.kind ? `#/learn/${route.kind}` : "#/learn"}>How to play</a>`}
         <a class="button small" href="#/ladder/standard-2">Ratings</a>
         <a class="button small" href="#/">Lobby</a>
@@ -120,7 +120,7 @@ function App() {
     </header>
     <main id="view" tabindex="-1" ref=${main}>
       <div>${screen}</div>
-      ${help ? html`<${LearnDialog} onClose=${closeHelp} />` : null}
+      ${help ? (route.kind === "economancy" ? html`<${EconomancyLearnDialog} onClose=${closeHelp} />` : html`<${LearnDialog} onClose=${closeHelp} />`) : null}
     </main>`;
 }
 
