@@ -130,7 +130,7 @@ def test_chips_are_conserved_in_random_games_played_through_http(
         if kind in ("bid", "ask"):
             order["price"] = price
         r = http.post(f"/figgie/games/{game}/move", headers=bearer(seats[seat]), json=order)
-        assert r.status_code in (200, 409), r.text
+        assert r.status_code in (200, 409, 429), r.text  # 429: a seat past its rate
         view = r.json().get("view") if r.status_code == 200 else None
         if view is not None:
             assert sum(view["chips"]) + view["pot"] == 4 * 200

@@ -6,12 +6,18 @@ malformed moves, unknown games, a replayed Idempotency-Key with another body, a 
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.api.main import create_app
 from app.clock.local import LocalClock
+from app.config.settings import Settings
+from app.service import GameService
+from app.store.sqlite import SqliteStore
 from tests.support.api import bearer
+from tests.support.clock import FakeClock
 
 
 def _table(client: TestClient, kind: str, **body: Any) -> str:
@@ -136,7 +142,17 @@ def test_an_unknown_agent_is_named_as_such(client: TestClient) -> None:
     assert "bayesian" in r.json()["error"]
 
 
-def test_a_flood_of_orders_is_refused_with_429_and_retry_after(client: TestClient) -> None:
+def test_a_flood_of_orders_is_refused_with_429_and_retry_after(
+    settings: Settings, tmp_path: Path
+) -> None:
+    store = SqliteStore(tmp_path / "flood.db")
+    service = GameService(store, settings, clock=FakeClock())  # time stands still
+    with TestClient(create_app(settings, service)) as client:
+        _flood(client)
+    store.close()
+
+
+def _flood(client: TestClient) -> None:
     game = _table(client, "figgie")
     seats = [_join(client, "figgie", game, n) for n in ("ann", "bob", "cid", "dee")]
     client.post(f"/figgie/games/{game}/start", headers=bearer(seats[0]))
@@ -148,10 +164,10 @@ def test_a_flood_of_orders_is_refused_with_429_and_retry_after(client: TestClien
         statuses.append(
             client.post(f"/figgie/games/{game}/move", headers=bearer(seats[0]), json=order)
         )
-    assert statuses[0].status_code == 200
-    limited = [r for r in statuses if r.status_code == 429]
-    assert limited and limited[0].json()["code"] == "too_many_orders"
-    assert int(limited[0].headers["Retry-After"]) >= 1
+    assert [r.status_code for r in statuses] == [200] * 30 + [429] * 10
+    limited = statuses[30]
+    assert limited.json()["code"] == "too_many_orders"
+    assert int(limited.headers["Retry-After"]) >= 1
 
 
 def test_a_lobby_goes_as_blefs_does(client: TestClient) -> None:
