@@ -132,6 +132,7 @@ test("the contract's tables are every kind but Blef, under /{kind}/games", () =>
 test("a table is made with the rules chosen, and only those", () => {
   assert.deepEqual(createBody("economancy", { cards: "simple", bubble_attack: 5, other: 1 }), { rules: { cards: "simple", bubble_attack: 5 } });
   assert.deepEqual(createBody("economancy", {}), { rules: {} });
+  assert.deepEqual(createBody("economancy", {}, { timeLimit: 60, listed: true }), { rules: {}, time_limit: 60, public: true });
 });
 
 // The findings the Python test compares with the engine's own (BLEF_ECON_DUMP: a file of the

@@ -165,9 +165,13 @@ def test_a_friend_sees_that_the_host_has_chosen_never_what_until_both_have(
     host = _open(new_page, (1100, 900))
     host.goto(server.url + "/")
     host.get_by_label("Your name").fill("Hosta")
+    host.get_by_label("Seconds for each choice").select_option("60")
+    host.get_by_label(re.compile("^List the table I create")).check()
     host.get_by_role("button", name="Create an Economancy table").click()
     host.wait_for_url(TABLE_URL)
     game = TABLE_URL.search(host.url).group(1)  # type: ignore[union-attr]
+    listed = host.request.get(f"{server.url}/economancy/games").json()["games"]
+    assert game in [t["game_uuid"] for t in listed]
     link = host.locator("#share-link").input_value()
     assert link.endswith(f"#/economancy/{game}")
 
@@ -179,6 +183,7 @@ def test_a_friend_sees_that_the_host_has_chosen_never_what_until_both_have(
     host.get_by_role("list", name="Players").get_by_text("Frieda").wait_for()
     host.get_by_role("button", name="Start the game").click()
 
+    host.locator(".econ-dock .countdown").get_by_text(re.compile(r"^\d+ s left$")).wait_for()
     host.locator("#invest-amount").fill("1")
     host.locator("#invest-button").click()
     wizard = friend.get_by_role("listitem").filter(

@@ -3,7 +3,7 @@
 // its prices and counts, the last fight drawn card against card with the reason each card
 // fainted or held, what happened lately, and the move controls of your turn (invest, attack,
 // defend, buy). The shared shell of the contract's tables (kindview.js) renders it.
-import { useState } from "./hooks.js";
+import { useEffect, useReducer, useState } from "./hooks.js";
 import {
   attackers, attackOf, cardOf, chosenSeats, clash, defenders, eventWords, explainFight, lostBetween, PASS, pointsOf,
   POINTS_TO_WIN, questionFor, reasonWords, rulesWords, shopOffers, stepOf, usedUp,
@@ -128,6 +128,18 @@ function Journal({ s, st }) {
   </section>`;
 }
 
+/** The seconds left until the turn's deadline (the contract's `turn.deadline`, Unix seconds,
+ * read against this device's clock), ticking by itself: only this patch redraws. */
+function TimeLeft({ deadline, prefix = "" }) {
+  const [, tick] = useReducer((n) => n + 1, 0);
+  useEffect(() => {
+    const t = setInterval(tick, 500);
+    return () => clearInterval(t);
+  }, []);
+  const left = Math.max(0, Math.ceil(deadline - Date.now() / 1000));
+  return html`<span class=${`countdown ${left <= 5 ? "critical" : left <= 10 ? "low" : "calm"}`}>${prefix}${left} s left</span>`;
+}
+
 function TurnLine({ st, myTurn }) {
   const view = st.view;
   const step = stepOf(view);
@@ -145,7 +157,8 @@ function TurnLine({ st, myTurn }) {
   return html`<div class="panel econ-phase">
     <p class="day"><b>Day ${view.day}</b> <span class="muted">(days go 1, 2, 3, 1, 2, 3…)</span></p>
     <p class="phase">${STEP_WORDS[step] || ""}</p>
-    <p id="turn-line" class=${`turn-line${myTurn ? " mine" : ""}`} tabindex="-1">${text}</p>
+    <p id="turn-line" class=${`turn-line${myTurn ? " mine" : ""}`} tabindex="-1">${text}
+      ${st.turn && st.turn.deadline && toChoose.length ? html` <${TimeLeft} deadline=${st.turn.deadline} />` : null}</p>
   </div>`;
 }
 
@@ -218,6 +231,7 @@ function Moves({ st, s, actions }) {
   return html`<section class="dock econ-dock" aria-labelledby="dock-title">
     <div class="dock-inner">
       <div class="dock-head"><h2 id="dock-title" tabindex="-1">Your turn: ${{ invest: "invest", attack: "attack", defend: "defend", buy: "buy" }[q] || "wait"}</h2>
+        ${st.turn && st.turn.deadline ? html`<${TimeLeft} deadline=${st.turn.deadline} />` : null}
         <span class="mine-small">${me.coins} coin${me.coins === 1 ? "" : "s"} · ${pointsOf(me.cards)} points</span></div>
       ${body}
       <p class="keys muted small"><span class="shortcut">Keys: ${q === "buy" ? html`<kbd>P</kbd> pass` : q === "attack" ? html`<kbd>S</kbd> stop attacking` : "Tab to a choice, Enter to make it"}</span></p>

@@ -20,17 +20,24 @@ const WORDS = {
   economancy: "Wizards buy cards, invest coins to attack and fight: reach 7 points or be the last one standing. 2 to 4 players.",
 };
 
-/** The body of `POST /{kind}/games` for the choices made (only the rules chosen). */
-export function createBody(kind, chosen) {
+/** The seconds a person may have for each choice (0: no limit; the service takes 0 to 300). */
+export const TIME_LIMITS = [0, 30, 60, 120];
+
+/** The body of `POST /{kind}/games` for the choices made (only the rules chosen), with the
+ * time limit and whether the table is listed when given. */
+export function createBody(kind, chosen, { timeLimit = 0, listed = false } = {}) {
   const rules = {};
   for (const rule of Object.keys(RULE_CHOICES[kind] || {})) if (chosen[rule] !== undefined) rules[rule] = chosen[rule];
-  return { rules };
+  const body = { rules };
+  if (timeLimit) body.time_limit = timeLimit;
+  if (listed) body.public = true;
+  return body;
 }
 
 /** Make a table of `kind` and sit at it as its host: {game, token}. */
-async function createAndSit(kind, name, chosen) {
+async function createAndSit(kind, name, chosen, table = {}) {
   const key = () => crypto.randomUUID();
-  const { data } = await api(`/${kind}/games`, { method: "POST", body: createBody(kind, chosen), key: key() });
+  const { data } = await api(`/${kind}/games`, { method: "POST", body: createBody(kind, chosen, table), key: key() });
   const game = data.game_uuid;
   const joined = await api(`/${kind}/games/${game}/join`, { method: "POST", body: { nickname: name }, key: key() });
   keepSeat(game, { player_uuid: joined.data.player_uuid, nickname: name });
@@ -46,6 +53,8 @@ function KindPanel({ kind, checkName }) {
   const [count, setCount] = useState(1);
   const [busy, setBusy] = useState(false);
   const [tables, setTables] = useState(null);
+  const [timeLimit, setTimeLimit] = useState(0);
+  const [listed, setListed] = useState(false);
   useEffect(() => {
     let alive = true;
     api(`/${kind}`).then(({ data }) => alive && setInfo(data)).catch(() => alive && setInfo(false));
@@ -69,7 +78,7 @@ function KindPanel({ kind, checkName }) {
     if (!who || busy || !level) return;
     setBusy(true);
     try {
-      const { game, token } = await createAndSit(kind, who, chosen);
+      const { game, token } = await createAndSit(kind, who, chosen, { timeLimit });
       for (let i = 0; i < count; i++)
         await api(`/${kind}/games/${game}/ai`, { method: "POST", body: { agent: level.agent }, token, key: crypto.randomUUID() });
       await api(`/${kind}/games/${game}/start`, { method: "POST", token, key: crypto.randomUUID() });
@@ -81,7 +90,7 @@ function KindPanel({ kind, checkName }) {
     if (!who || busy) return;
     setBusy(true);
     try {
-      const { game } = await createAndSit(kind, who, chosen);
+      const { game } = await createAndSit(kind, who, chosen, { timeLimit, listed });
       toast("Your table is ready: invite players with its link, or add computer players.");
       location.hash = `#/${kind}/${game}`;
     } catch (e) { fail(e); } finally { setBusy(false); }
@@ -96,6 +105,12 @@ function KindPanel({ kind, checkName }) {
         <input type="radio" name=${id(rule)} value=${String(v)} checked=${value(rule) === v} onChange=${() => setChosen({ ...chosen, [rule]: v })} />
         <span>${words}</span></label>`)}
     </fieldset>`)}
+    <div class="row">
+      <label class="field-inline" for=${id("time-limit")}>Seconds for each choice</label>
+      <select id=${id("time-limit")} value=${String(timeLimit)} onChange=${(e) => setTimeLimit(Number(e.currentTarget.value))}>
+        ${TIME_LIMITS.map((n) => html`<option key=${n} value=${String(n)}>${n ? `${n} seconds` : "No limit"}</option>`)}</select>
+    </div>
+    ${timeLimit ? html`<p class="muted small">A player who has not chosen in time gets the safest choice: invest nothing, do not attack, defend with the leftmost card that can, pass.</p>` : null}
     ${agents.length ? html`<div class="row">
       <label class="field-inline" for=${id("agent")}>Computer players</label>
       <select id=${id("agent")} value=${level.agent} onChange=${(e) => setAgent(e.currentTarget.value)}>
@@ -106,6 +121,8 @@ function KindPanel({ kind, checkName }) {
     </div>
     <p class="muted small">${level.words}</p>
     <button id=${id("play-now")} class="primary big" disabled=${busy || !info} onClick=${playNow}>Play ${title} against the computer</button>` : null}
+    <label class="check"><input type="checkbox" id=${id("public")} checked=${listed} onChange=${(e) => setListed(e.currentTarget.checked)} />
+      List the table I create below, for anyone to join</label>
     <div class="row">
       <button id=${id("create")} disabled=${busy || !info} onClick=${create}>Create ${/^[AEIOU]/.test(title) ? "an" : "a"} ${title} table</button>
       <span class="muted">then share its link; you may add computer players too.</span>
