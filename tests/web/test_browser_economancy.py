@@ -200,3 +200,12 @@ def test_a_friend_sees_that_the_host_has_chosen_never_what_until_both_have(
         page.get_by_text(
             "Investments revealed: Hosta 1, Frieda 0. Hosta invested the most and may attack."
         ).wait_for()
+
+    # Someone who opens the link after the start watches: the board, no move controls.
+    watcher = _open(new_page, (390, 844))
+    watcher.goto(link)
+    watcher.get_by_text("You are watching.").wait_for()
+    watcher.locator("#latecomer").wait_for()
+    watcher.get_by_role("heading", name="The wizards").wait_for()
+    assert watcher.locator(".econ-dock").count() == 0
+    assert _axe(watcher) == [], "a watcher"
