@@ -103,8 +103,11 @@ test("cards gone between two reads are told, bought ones are not, and a wiped ar
   economancy.taking({ s, prev: { version: 1, view: before }, state: { version: 4, view: after, events: [{ kind: "bought" }] } });
   assert.deepEqual(s.journal.map((j) => j.event.kind), ["unseen_fight"]);
   assert.match(eventWords(s.journal[0].event, ["ann", "bob", "cy"]), /fainted: ann's Ghost; out of the game: cy/);
-  economancy.taking({ s, prev: { version: 4, view: before }, state: { version: 5, view: after, events: [{ kind: "fight" }] } });
+  assert.match(s.news, /^A fight came and went/);
+  const fight = { kind: "fight", seat: 1, card: 1, name: "Thug", defenders: { 0: [1, "Ghost"] }, fainted: [[0, 1, "Ghost"]], eliminated: [] };
+  economancy.taking({ s, prev: { version: 4, view: before }, state: { version: 5, view: after, seats: [{ nickname: "ann" }, { nickname: "bob" }], events: [{ kind: "chose", seat: 1 }, fight] } });
   assert.equal(s.journal.length, 1, "a fight the page saw tells its own story");
+  assert.equal(s.news, "Fight: bob's Thug against ann's Ghost. Fainted: ann's Ghost.", "said to screen readers; a choice is not");
 });
 
 test("the journal adds each body's events once, oldest first, never from an older body", () => {

@@ -196,10 +196,14 @@ def test_a_friend_sees_that_the_host_has_chosen_never_what_until_both_have(
 
     friend.locator("#invest-amount").fill("0")
     friend.keyboard.press("Enter")  # the form's submit, from the keyboard
+    revealed = "Investments revealed: Hosta 1, Frieda 0. Hosta invested the most and may attack."
     for page in (host, friend):
-        page.get_by_text(
-            "Investments revealed: Hosta 1, Frieda 0. Hosta invested the most and may attack."
-        ).wait_for()
+        page.locator(".history").get_by_text(revealed).wait_for()
+    # Said to a screen reader on the page that did not make the last choice, before its turn.
+    host.wait_for_function(
+        "t => document.getElementById('announcer').textContent.startsWith(t)", arg=revealed
+    )
+    assert "Your turn: buy a card or pass." in host.locator("#announcer").inner_text()
 
     # Someone who opens the link after the start watches: the board, no move controls.
     watcher = _open(new_page, (390, 844))

@@ -264,9 +264,20 @@ function turnWords(st) {
  * (it came and went between two reads) are noted in the journal, so no card vanishes
  * unexplained. */
 export function taking({ s, prev, state: next }) {
-  if (!prev || !prev.view || !next.view || (next.events || []).some((e) => e.kind === "fight")) return;
-  const { lost, out } = lostBetween(prev.view, next.view);
-  if (lost.length || out.length) s.journal = [...s.journal, { version: next.version, event: { kind: "unseen_fight", lost, out } }];
+  const told = [];
+  if (prev && prev.view && next.view && !(next.events || []).some((e) => e.kind === "fight")) {
+    const { lost, out } = lostBetween(prev.view, next.view);
+    if (lost.length || out.length) {
+      const event = { kind: "unseen_fight", lost, out };
+      s.journal = [...s.journal, { version: next.version, event }];
+      told.push(event);
+    }
+  }
+  // Said to screen readers: what was revealed (a "chose" is shown beside the player instead),
+  // from the second state on (the first is the page opening, not news).
+  if (!prev) return;
+  told.push(...(next.events || []).filter((e) => e.kind !== "chose"));
+  s.news = told.map((e) => eventWords(e, names(next), next.rules)).filter(Boolean).join(" ");
 }
 
 function moves({ act }) {

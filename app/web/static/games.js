@@ -10,7 +10,8 @@
 // store kindstore.js: there `st` is the contract's body ({status, seats, you, turn,
 // your_turn, view, events, result, rules, ...}), `s.journal` the events seen so far, and a
 // move is `actions` of the entry's `moves(ctx)`, which sends the game's move JSON with
-// `ctx.act(json, doneWords)`. The reveal and replay parts (Round, Move, movesOf,
+// `ctx.act(json, doneWords)`; `taking` may set `s.news`, said to screen readers (before the
+// turn's words when the turn begins). The reveal and replay parts (Round, Move, movesOf,
 // verifyRound), HostRules/HostLimits, PlayerChoice, endsRound and onMyTurn are asked of Blef
 // only; the lobby's form to make a table of a kind is kindlobby.js.
 import { blef } from "./blefview.js";

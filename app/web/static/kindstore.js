@@ -49,6 +49,7 @@ export function createKindTable(kind, game, changed, g) {
     notice: null,
     busy: false,
     live: false,
+    news: "", // what the game's part wants said as a newer state is taken (screen readers)
     sound: pref("sound", false),
     ...g.state(),
   };
@@ -63,8 +64,9 @@ export function createKindTable(kind, game, changed, g) {
   function accept(body) {
     const prev = s.state;
     if (prev && body.version < prev.version) return;
+    s.news = "";
     if (body.version > s.journalVersion) {
-      g.taking({ s, prev, state: body }); // the game's part may note what happened between reads
+      g.taking({ s, prev, state: body }); // the game's part may note what happened, and set s.news
       s.journal = journalAfter(s.journal, body, s.journalVersion);
       s.journalVersion = body.version;
     }
@@ -76,10 +78,11 @@ export function createKindTable(kind, game, changed, g) {
       if (nick && nick !== s.seat.nickname) { s.seat = { ...s.seat, nickname: nick }; keepSeat(game, s.seat); }
     }
     const mine = isMyTurn();
+    // What happened is said (s.news, set by the game's part), then whose turn it is.
     if (mine && !wasMine) {
-      announce(g.turnWords(body));
+      announce(`${s.news ? `${s.news} ` : ""}${g.turnWords(body)}`);
       if (s.sound) beep();
-    }
+    } else if (s.news) announce(s.news);
     document.title = mine ? `● Your turn · ${g.name}` : body.status === "Finished" ? `Game over · ${g.name}` : `Room ${body.room ?? ""} · ${g.name}`;
     changed();
   }
