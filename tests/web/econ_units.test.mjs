@@ -12,6 +12,7 @@ import { adminOf, journalAfter, nicknameOf, tablePath } from "../../app/web/stat
 import { isTableKind, tableKinds } from "../../app/web/static/games.js";
 import { createBody } from "../../app/web/static/kindlobby.js";
 import { economancy } from "../../app/web/static/economancy.js";
+import { ordinal, placesOf } from "../../app/web/static/kindview.js";
 
 const army = (...cards) => cards.map(([name, uses = 0]) => ({ name, uses }));
 const view = (phase, players, shop = {}) => ({ day: 1, phase, shop, players, player: 0 });
@@ -130,6 +131,14 @@ test("the contract's tables are every kind but Blef, under /{kind}/games", () =>
   assert.equal(nicknameOf(body, 0), "ann");
   assert.equal(adminOf(body), "bob");
   assert.equal(adminOf({ ...body, admin: "ann" }), "ann");
+});
+
+test("the end lists the places best first, tied seats together, with their points", () => {
+  const body = { seats: [{ nickname: "ann" }, { nickname: "bob" }, { nickname: "cy" }], result: { places: [2, 1, 2], reason: "points", scores: [1, 7, 0] } };
+  assert.deepEqual(placesOf(body).map((p) => [ordinal(p.place), p.nickname, p.score]), [["1st", "bob", 7], ["2nd", "ann", 1], ["2nd", "cy", 0]]);
+  assert.deepEqual(placesOf({ seats: [], result: null }), []);
+  assert.equal(ordinal(3), "3rd");
+  assert.equal(ordinal(4), "4th");
 });
 
 test("a table is made with the rules chosen, and only those", () => {
