@@ -33,7 +33,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from engine import errors
 from engine.dealing import SeedSource, random_seed
@@ -50,8 +50,10 @@ from engine.protocol import (
     TurnMode,
     Viewer,
 )
-from engine.serialise import StoredGame
 from engine.table import Table
+
+if TYPE_CHECKING:
+    from engine.serialise import StoredGame
 
 BLEF: Final = "blef"
 FORMAT: Final = 1
@@ -295,6 +297,8 @@ def _event(data: Mapping[str, Json]) -> Event:
 def facts(data: Mapping[str, Json]) -> StoredGame:
     """The public facts of a stored match as readers outside the engine read every stored
     game (:func:`engine.serialise.summary`'s shape; a match has no rounds or cards)."""
+    from engine.serialise import StoredGame  # noqa: PLC0415 (Blef's format, only if asked)
+
     players = data.get("players") or ()
     n = len(players)
     return StoredGame(

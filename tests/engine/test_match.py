@@ -166,3 +166,18 @@ def test_an_unknown_kind_is_not_a_match() -> None:
 def test_an_agents_name_becomes_an_ai_nickname_stem() -> None:
     assert agent_nickname_stem("greedy_points") == "GreedyPoints"
     assert agent_nickname_stem("ours") == "Ours"
+
+
+def test_a_figgie_table_loads_no_other_games_code() -> None:
+    import subprocess
+    import sys
+
+    others = "('engine.blef', 'engine.economancy', 'engine.serialise', 'engine.game.')"
+    code = (
+        "import sys; from engine.match import Match; Match.new('figgie').join('ann');"
+        f"print(sorted(m for m in sys.modules if m.startswith({others}) or m == 'engine.game'))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "[]"
