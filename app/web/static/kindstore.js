@@ -201,10 +201,10 @@ export function createKindTable(kind, game, changed, g) {
     isMyTurn,
     start() {
       // One read at a time, each a while after the last one answered (a slow answer never
-      // piles reads up behind it).
+      // piles reads up behind it); none while the page is hidden (it reads as it comes back).
       const loop = async () => {
         while (alive) {
-          await refresh();
+          if (document.visibilityState !== "hidden") await refresh();
           await new Promise((done) => { poller = setTimeout(done, KIND_POLL_MS); });
         }
       };
