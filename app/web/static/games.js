@@ -4,8 +4,9 @@
 // frames, the clock and the live connection are the shared table's (tableview.js,
 // tablestore.js). Blef is the one game so far; another game adds its entry here.
 import { blef } from "./blefview.js";
+import { figgie } from "./figgie.js";
 
-export const GAMES = Object.freeze({ blef });
+export const GAMES = Object.freeze({ blef, figgie });
 
 /** The kind a table is of when nothing says otherwise: the established routes are Blef's. */
 export const DEFAULT_KIND = "blef";
