@@ -263,7 +263,7 @@ export function clockText(seconds) {
 /** The replay: the market step by step from the deal (the settlement's starting hands) to
  * the end, one step a trade: [{n, trade, text, hands, chips}], each step's hands and chips
  * after its trade (chips before the pot is paid out: the starting stacks less the buy-in). */
-export function replaySteps(view, seats, startingChips = 350) {
+export function replaySteps(view, seats, startingChips = 350, me = null) {
   const st = view && view.settlement;
   if (!st) return [];
   const n = st.initial_hands.length;
@@ -278,7 +278,7 @@ export function replaySteps(view, seats, startingChips = 350) {
     hands[t.seller][t.suit] -= 1;
     chips[t.buyer] -= t.price;
     chips[t.seller] += t.price;
-    steps.push({ n: i + 1, trade: t, text: tradeText(t, seats, null), hands, chips });
+    steps.push({ n: i + 1, trade: t, text: tradeText(t, seats, me), hands, chips });
   });
   return steps;
 }

@@ -86,7 +86,7 @@ function PriceBox({ suit, which, view, me, actions, can }) {
       onInput=${(e) => setText(e.currentTarget.value)} onKeyDown=${onKey} />
     <button type="button" class="fig-step" aria-label=${`Raise the ${one} ${noun} price`} onClick=${() => step(1)}>+</button>
     <button type="button" id=${`fig-${noun}-${suit}`} class=${`fig-post${off ? " fig-off" : ""}`} aria-disabled=${off ? "true" : "false"}
-      aria-label=${`${bid ? "Bid" : "Ask"} ${shown} for a ${one}`}
+      aria-label=${off ? `Ask: you hold no ${suit}` : `${bid ? "Bid" : "Ask"} ${shown} for a ${one}`}
       onClick=${() => (off ? actions.figgieProblem(suit, `You hold no ${suit}: you can only offer a suit you hold.`) : send())}>${bid ? "Bid" : "Ask"}</button>
   </div>`;
 }
@@ -112,11 +112,11 @@ function SuitRow({ suit, view, me, seats, problem, actions }) {
     <p class="fig-best fig-best-ask"><span class="fig-label">Best ask</span> <${Quote} q=${book.best_ask} me=${me} seats=${seats} none="none" /></p>
     ${seated && can.open ? html`<div class="fig-take">
       <button type="button" id=${`fig-hit-${suit}`} class=${`fig-sell${can.hit ? "" : " fig-off"}`} aria-disabled=${can.hit ? "false" : "true"}
-        aria-label=${can.hit ? `Sell a ${one} at ${can.hit.price} to ${whoText(seats, can.hit.seat, me)}` : `Sell a ${one}: no bid to sell to`}
+        aria-label=${can.hit ? `Sell at ${can.hit.price}: a ${one}, to ${whoText(seats, can.hit.seat, me)}` : `Sell a ${one}: no bid to sell to`}
         onClick=${() => take("hit", can.hit, can.canAsk ? `Nobody else bids for ${suit}: there is nobody to sell to.` : `You hold no ${suit} to sell.`)}>
         Sell${can.hit ? ` at ${can.hit.price}` : ""}</button>
       <button type="button" id=${`fig-lift-${suit}`} class=${`fig-buy${can.lift ? "" : " fig-off"}`} aria-disabled=${can.lift ? "false" : "true"}
-        aria-label=${can.lift ? `Buy a ${one} at ${can.lift.price} from ${whoText(seats, can.lift.seat, me)}` : `Buy a ${one}: no ask to buy from`}
+        aria-label=${can.lift ? `Buy at ${can.lift.price}: a ${one}, from ${whoText(seats, can.lift.seat, me)}` : `Buy a ${one}: no ask to buy from`}
         onClick=${() => take("lift", can.lift, `Nobody else asks in ${suit}: there is nothing to buy.`)}>
         Buy${can.lift ? ` at ${can.lift.price}` : ""}</button>
     </div>
@@ -136,7 +136,7 @@ function SuitRow({ suit, view, me, seats, problem, actions }) {
 }
 
 /** Everyone's chips and cards; yours first in bold. */
-function Players({ view, seats, me, settled }) {
+function Players({ view, seats, me }) {
   const n = (view.chips || []).length;
   return html`<section class="panel fig-players" aria-labelledby="fig-players-title">
     <h2 id="fig-players-title">Players</h2>
@@ -146,7 +146,7 @@ function Players({ view, seats, me, settled }) {
         const ai = s && typeof s === "object" && s.ai;
         return html`<tr key=${i} class=${i === me ? "fig-me" : ""}>
           <th scope="row">${seatName(seats, i)}${i === me ? " (you)" : ""}${ai ? html` <span class="muted small">computer</span>` : null}</th>
-          <td>${view.chips[i]}</td><td>${settled ? "shown below" : view.card_counts[i]}</td></tr>`;
+          <td>${view.chips[i]}</td><td>${view.card_counts[i]}</td></tr>`;
       })}</tbody></table>
     <p class="muted small">The pot holds ${chipsText(view.pot)}.</p>
   </section>`;
@@ -199,10 +199,12 @@ export function Settlement({ view, seats, me, startingChips, headingId = "fig-se
     <p id="fig-deck">The deck: ${deckText(st)}${common ? ` (${common} the 12-card suit, the goal the other suit of its colour)` : ""}.</p>
     <table class="fig-table fig-earned"><caption>What each player earned</caption>
       <thead><tr><th scope="col">Player</th><th scope="col">${goal[0].toUpperCase() + goal.slice(1)} held</th><th scope="col">From the pot</th>
-        <th scope="col">Chips</th><th scope="col">Profit</th><th scope="col">Hand at the end</th></tr></thead>
+        <th scope="col">Chips</th><th scope="col">Profit</th></tr></thead>
       <tbody>${rows.map((r) => html`<tr key=${r.seat} class=${r.seat === me ? "fig-me" : ""}>
         <th scope="row">${r.name}${r.seat === me ? " (you)" : ""}</th><td>${r.goal}${r.top ? " (most)" : ""}</td><td>${r.payout}</td>
-        <td>${r.chips}</td><td>${signed(r.profit)}</td><td>${SUITS.map((s) => cardsText(r.hand[s], s)).join(", ")}</td></tr>`)}</tbody></table>
+        <td>${r.chips}</td><td>${signed(r.profit)}</td></tr>`)}</tbody></table>
+    <h3>Hands at the end</h3>
+    <ul class="fig-hands">${rows.map((r) => html`<li key=${r.seat}><b>${whoText(seats, r.seat, me)}</b>: ${SUITS.map((s) => cardsText(r.hand[s], s)).join(", ")}</li>`)}</ul>
     <p class=${check ? (check.ok ? "verified" : "error") : "muted"} id="fig-verified">${!check ? "Checking the deal…"
       : check.ok ? "✓ Deal verified in this page: the seed matches the commitment shown while trading, and deals this deck and these starting hands."
       : `✗ The deal did NOT verify: ${check.reason}.`}</p>
@@ -212,7 +214,7 @@ export function Settlement({ view, seats, me, startingChips, headingId = "fig-se
 
 /** The game's trades again, one at a time, with everyone's cards and chips after each. */
 export function TapeReplay({ view, seats, me, startingChips }) {
-  const steps = replaySteps(view, seats, startingChips);
+  const steps = replaySteps(view, seats, startingChips, me);
   const [at, setAt] = useState(0);
   if (!steps.length) return null;
   const i = Math.min(at, steps.length - 1);
@@ -225,7 +227,7 @@ export function TapeReplay({ view, seats, me, startingChips }) {
       <button type="button" id="fig-replay-next" disabled=${i === steps.length - 1} onClick=${() => setAt(i + 1)}>Next ›</button>
     </nav>
     <table class="fig-table"><caption class="sr-only">Cards and chips after this step</caption>
-      <thead><tr><th scope="col">Player</th>${SUITS.map((s) => html`<th scope="col" key=${s}><${Sym} suit=${s} /> ${s}</th>`)}<th scope="col">Chips</th></tr></thead>
+      <thead><tr><th scope="col">Player</th>${SUITS.map((s) => html`<th scope="col" key=${s}><${Sym} suit=${s} /><span class="sr-only">${s}</span></th>`)}<th scope="col">Chips</th></tr></thead>
       <tbody>${step.hands.map((h, p) => html`<tr key=${p} class=${step.trade && (step.trade.buyer === p || step.trade.seller === p) ? "fig-moved" : ""}>
         <th scope="row">${whoText(seats, p, me)}</th>${SUITS.map((s) => html`<td key=${s}>${h[s]}</td>`)}<td>${step.chips[p]}</td></tr>`)}</tbody></table>
   </section>`;
@@ -247,9 +249,19 @@ export function Board({ st, s, actions }) {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
+  const settled = !!(view && view.settlement);
+  const wasSettled = useRef(settled);
+  useEffect(() => { // the end, said once as it comes; the focus follows if the market it was in is gone
+    if (!settled || wasSettled.current) return;
+    wasSettled.current = true;
+    const goal = view.settlement.goal_suit;
+    const mine = you !== null ? ` You end with ${chipsText(view.chips[you])} (${signed(view.chips[you] - startingChips)}).` : "";
+    announce(`Trading is over. The goal suit was ${goal}.${mine}`);
+    const at = document.activeElement;
+    if (!at || at === document.body) document.getElementById("fig-settle-title")?.focus();
+  }, [settled]);
   if (!view) return null;
   const problems = s.figgieProblems || {};
-  const settled = !!view.settlement;
   const limit = (st.rules && st.rules.trading_seconds) || 240;
   return html`<div class="fig-board">
     <section class="panel fig-status" aria-label="You and the clock">
@@ -260,15 +272,15 @@ export function Board({ st, s, actions }) {
         : html`<p class="muted">You are watching: the hands are hidden until the settlement.</p>`}
     </section>
     ${settled ? html`<${Settlement} view=${view} seats=${seats} me=${you} startingChips=${startingChips} />` : null}
-    <section class="panel fig-market" aria-labelledby="fig-market-title">
+    ${settled ? null : html`<section class="panel fig-market" aria-labelledby="fig-market-title">
       <h2 id="fig-market-title">The market</h2>
-      ${you !== null && !settled ? html`<p class="fig-keys muted small" id="fig-keys">Buy takes the best ask, Sell the best bid. A bid or ask goes up at the price typed (or the one in grey).
-        Keys: <kbd>S</kbd> <kbd>C</kbd> <kbd>H</kbd> <kbd>D</kbd> go to that suit's bid price; in a price box <kbd>↑</kbd> <kbd>↓</kbd> change it,
-        <kbd>Enter</kbd> posts it, <kbd>Esc</kbd> empties it. Any trade cancels every quote.</p>` : null}
+      ${you !== null ? html`<p class="fig-keys muted small" id="fig-keys">Buy takes the best ask, Sell the best bid. A bid or ask goes up at the price typed (or the one in grey).
+        Any trade cancels every quote. <span class="fig-shortcuts">Keys: <kbd>S</kbd> <kbd>C</kbd> <kbd>H</kbd> <kbd>D</kbd> go to that suit's bid price; in a price box <kbd>↑</kbd> <kbd>↓</kbd> change it,
+        <kbd>Enter</kbd> posts it, <kbd>Esc</kbd> empties it.</span></p>` : null}
       <ul class="fig-suits">${SUITS.map((suit) => html`<${SuitRow} key=${suit} suit=${suit} view=${view} me=${you} seats=${seats}
         problem=${problems[suit]} actions=${actions} />`)}</ul>
-    </section>
-    <${Players} view=${view} seats=${seats} me=${you} settled=${settled} />
+    </section>`}
+    <${Players} view=${view} seats=${seats} me=${you} />
     <${Tape} view=${view} seats=${seats} me=${you} />
     ${settled ? html`<${TapeReplay} view=${view} seats=${seats} me=${you} startingChips=${startingChips} />` : null}
     <details class="panel fig-rules-box"><summary>The rules of Figgie</summary><${FiggieRules} /></details>

@@ -1,0 +1,275 @@
+"""Figgie's table in Chromium, at phone and desktop sizes, checked by axe-core: a person
+trades against the engine's computer players until the clock ends the game, and reads the
+settlement and the replay.
+
+The app's own files come from a live ``blef serve`` on 127.0.0.1. The Figgie routes of the
+contract for tables of every game are not in the service yet, so they are answered inside the
+test (tests/web/figgie/fake.py: the engine's own game, refusals and agents, and a fake clock
+the test moves), and the page is a small stand-in for the shared table
+(tests/web/figgie/harness.mjs) that draws Figgie's Board from the registry."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.load import Server
+from engine.figgie.decks import SUITS
+from tests.web.figgie.fake import FakeFiggie
+from tests.web.pages import axe_violations, with_axe
+
+HERE = Path(__file__).with_name("figgie")
+SIZES = {"phone": (390, 844), "desktop": (1100, 900)}
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; object-src 'none'"
+)
+
+
+def open_table(
+    new_page: Any, server: Server, fake: FakeFiggie, size: str, seated: bool = True
+) -> Any:
+    page = new_page(*SIZES[size])
+    with_axe(page)
+    base = server.url
+    page.route(
+        f"{base}/figgie-harness.html*",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="text/html; charset=utf-8",
+            headers={"Content-Security-Policy": CSP},
+            body=(HERE / "harness.html").read_text(),
+        ),
+    )
+    page.route(
+        f"{base}/figgie-harness.mjs",
+        lambda route: route.fulfill(
+            status=200,
+            content_type="text/javascript; charset=utf-8",
+            body=(HERE / "harness.mjs").read_text(),
+        ),
+    )
+    page.route(re.compile(r".*/figgie/games/.*"), fake.handle)
+    query = f"game={fake.game_uuid}" + (f"&seat={fake.secret}" if seated else "")
+    page.goto(f"{base}/figgie-harness.html?{query}")
+    page.locator("#fig-clock").wait_for()
+    return page
+
+
+def version_shown(page: Any, fake: FakeFiggie) -> None:
+    """Wait until the page has drawn the fake's newest state (its tape length and book)."""
+    want = len(fake.state.market.tape)
+    page.wait_for_function(
+        "n => document.querySelector('.fig-tape .badge')?.textContent === String(n)", arg=want
+    )
+
+
+def suit_with(fake: FakeFiggie, side: str, seat: int = 0) -> str | None:
+    book = fake.state.book()
+    for suit in SUITS:
+        quotes = [q for q in book[suit][side] if q["seat"] != seat]  # type: ignore[index]
+        if quotes and (side == "asks" or fake.state.market.hands[seat][SUITS.index(suit)]):
+            return suit
+    return None
+
+
+def trade_until(fake: FakeFiggie, side: str) -> str:
+    for _ in range(30):
+        suit = suit_with(fake, side)
+        if suit:
+            return suit
+        fake.advance(1)
+    raise AssertionError(f"no computer player quoted any {side}")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
+    new_page: Any, server: Server, size: str
+) -> None:
+    fake = FakeFiggie(agents=["marketmaker", "fairvalue", "bayesian"], trading_seconds=90)
+    page = open_table(new_page, server, fake, size)
+    assert axe_violations(page) == []
+
+    # Buy at the best ask with one press: the card and the chips move, the tape says so.
+    suit = trade_until(fake, "asks")
+    page.reload()
+    page.locator("#fig-clock").wait_for()
+    version_shown(page, fake)
+    ask = next(q for q in fake.state.book()[suit]["asks"] if q["seat"] != 0)  # type: ignore[index]
+    chips = fake.state.market.chips[0]
+    held = fake.state.market.hands[0][SUITS.index(suit)]
+    button = page.locator(f"#fig-lift-{suit}")
+    assert button.inner_text().strip() == f"Buy at {ask['price']}"
+    button.click()
+    page.locator(".fig-tape-list li").first.wait_for()
+    assert (
+        page.locator(".fig-tape-list li")
+        .first.inner_text()
+        .strip()
+        .endswith(f"You bought a {suit[:-1]} from {fake.names[ask['seat']]} for {ask['price']}")
+    )
+    assert fake.state.market.chips[0] == chips - ask["price"]
+    assert fake.state.market.hands[0][SUITS.index(suit)] == held + 1
+    page.wait_for_function(
+        "c => document.getElementById('fig-chips').textContent === String(c)",
+        arg=chips - ask["price"],
+    )
+    assert f"you hold {held + 1}" in page.locator(f"#fig-name-{suit}").inner_text()
+    assert fake.orders[-1] == {"type": "lift", "suit": suit}
+
+    # Quote with the price box (typed, + and Enter), see it as your own, cancel it.
+    box = page.locator("#fig-bid-price-clubs")
+    box.fill("2")
+    page.get_by_role("button", name="Raise the club bid price").click()
+    box.press("Enter")
+    page.locator("#fig-cancel-bid-clubs").wait_for()
+    assert fake.orders[-1] == {"type": "bid", "suit": "clubs", "price": 3}
+    assert "Your bid 3" in page.locator(".fig-clubs .fig-mine").inner_text()
+    page.locator("#fig-cancel-bid-clubs").click()
+    page.locator("#fig-cancel-bid-clubs").wait_for(state="detached")
+    assert fake.orders[-1] == {"type": "cancel_bid", "suit": "clubs"}
+
+    # A refusal is shown under its suit in the service's words, and nothing changed.
+    fake.advance(2)
+    version_shown(page, fake)
+    suit = trade_until(fake, "asks")
+    version_shown(page, fake)
+    best_ask = fake.state.book()[suit]["best_ask"]["price"]  # type: ignore[index]
+    tape = len(fake.state.market.tape)
+    page.locator(f"#fig-bid-price-{suit}").fill(str(best_ask))
+    page.locator(f"#fig-bid-{suit}").click()
+    problem = page.locator(f"#fig-problem-{suit}")
+    problem.filter(has_text="would cross").wait_for()
+    assert "lift" in problem.inner_text()
+    assert len(fake.state.market.tape) == tape
+    assert axe_violations(page) == []
+
+    # The book changes under a price box in use: it keeps the focus and the typed price.
+    box = page.locator("#fig-ask-price-hearts")
+    box.click()
+    box.fill("17")
+    before = page.locator(".fig-market").inner_text()
+    for _ in range(20):
+        fake.advance(1)
+        if len(fake.state.market.tape) > tape + 1:
+            break
+    version_shown(page, fake)
+    assert page.locator(".fig-market").inner_text() != before
+    assert page.evaluate("document.activeElement.id") == "fig-ask-price-hearts"
+    assert box.input_value() == "17"
+
+    page.screenshot(path=f"/tmp/figgie-{size}-trading.png", full_page=True)
+
+    # The clock ends the game: no order is needed, the next read settles it.
+    fake.pass_deadline()
+    page.locator("#fig-goal").wait_for()
+    settled = fake.state.view(0)["settlement"]
+    goal = settled["goal_suit"]  # type: ignore[index]
+    assert (
+        f"The goal suit was {'♠♣♥♦'[SUITS.index(goal)]} {goal}"
+        in page.locator("#fig-goal").inner_text()
+    )
+    rows = page.locator(".fig-earned tbody tr")
+    assert rows.count() == 4
+    for i in range(4):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[1] == str(settled["payouts"][i])  # type: ignore[index]
+        assert cells[2] == str(settled["chips"][i])  # type: ignore[index]
+    page.locator("#fig-verified.verified").wait_for()
+    said = page.locator("#announcer").inner_text()
+    assert said.startswith(f"Trading is over. The goal suit was {goal}. You end with ")
+    assert page.evaluate("document.activeElement.id") == "fig-settle-title"  # its market is gone
+    assert page.locator("#fig-clock").inner_text() == "Trading is over"
+    assert page.locator("#fig-lift-spades").count() == 0
+
+    # The replay steps through the tape from the deal.
+    trades = len(fake.state.market.tape)
+    assert page.locator("#fig-replay-step").inner_text() == "The deal"
+    page.locator("#fig-replay-next").click()
+    assert page.locator("#fig-replay-step").inner_text().startswith(f"Trade 1 of {trades}: ")
+    assert axe_violations(page) == []
+    page.screenshot(path=f"/tmp/figgie-{size}-settled.png", full_page=True)
+
+
+def test_the_keyboard_reaches_a_suit_changes_the_price_and_posts_it(
+    new_page: Any, server: Server
+) -> None:
+    fake = FakeFiggie(agents=["random", "random", "random"], trading_seconds=60)
+    page = open_table(new_page, server, fake, "desktop")
+    page.locator("#table-heading").focus()
+    page.keyboard.press("h")
+    assert page.evaluate("document.activeElement.id") == "fig-bid-price-hearts"
+    page.keyboard.type("4")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowDown")
+    assert page.locator("#fig-bid-price-hearts").input_value() == "5"
+    page.keyboard.press("Enter")
+    page.locator("#fig-cancel-bid-hearts").wait_for()
+    assert fake.orders == [{"type": "bid", "suit": "hearts", "price": 5}]
+    assert page.evaluate("document.activeElement.id") == "fig-bid-price-hearts"
+    page.keyboard.press("Escape")
+    assert page.locator("#fig-bid-price-hearts").input_value() == ""
+    # A price that is not a whole number is refused in the page, and nothing is sent.
+    page.keyboard.type("4.5")
+    page.keyboard.press("Enter")
+    page.locator("#fig-problem-hearts").filter(has_text="whole number").wait_for()
+    assert len(fake.orders) == 1
+
+
+def test_an_ask_in_a_suit_you_do_not_hold_is_explained_and_not_sent(
+    new_page: Any, server: Server
+) -> None:
+    # the first of the seeds 0, 1, 2, ... whose deal leaves seat 0 without a suit
+    for k in range(256):
+        fake = FakeFiggie(
+            agents=["random", "random", "random"], trading_seconds=60, seed=bytes([k]) * 32
+        )
+        empty = [s for i, s in enumerate(SUITS) if fake.state.market.hands[0][i] == 0]
+        if empty:
+            break
+    assert empty
+    page = open_table(new_page, server, fake, "phone")
+    suit = empty[0]
+    assert page.locator(f"#fig-ask-{suit}").get_attribute("aria-disabled") == "true"
+    page.locator(f"#fig-ask-{suit}").focus()  # still reachable: it says why, on a press
+    page.keyboard.press("Enter")
+    page.locator(f"#fig-problem-{suit}").filter(has_text=f"You hold no {suit}").wait_for()
+    assert fake.orders == []
+
+
+def test_a_watcher_sees_the_market_and_the_tape_but_no_controls_and_no_hand(
+    new_page: Any, server: Server
+) -> None:
+    fake = FakeFiggie(agents=["marketmaker", "fairvalue", "bayesian"], trading_seconds=60)
+    fake.advance(5)
+    page = open_table(new_page, server, fake, "phone", seated=False)
+    version_shown(page, fake)
+    assert page.locator("text=You are watching").count() == 1
+    assert page.locator(".fig-take").count() == 0
+    assert page.locator(".fig-price").count() == 0
+    assert page.locator("#fig-hand").count() == 0
+    assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_market_fits_the_screen_with_big_targets(
+    new_page: Any, server: Server, size: str
+) -> None:
+    fake = FakeFiggie(agents=["marketmaker", "fairvalue", "bayesian"], trading_seconds=60)
+    fake.advance(3)
+    page = open_table(new_page, server, fake, size)
+    version_shown(page, fake)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    boxes = [page.locator(f"#fig-lift-{s}").bounding_box() for s in SUITS]
+    for box in boxes:
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44
+    tops = [page.locator(f"#fig-name-{s}").bounding_box()["y"] for s in SUITS]  # type: ignore[index]
+    assert tops == sorted(tops), "the suits are rows, one under another"
+    if size == "phone":
+        lift = page.locator("#fig-lift-spades").bounding_box()
+        assert lift is not None and lift["width"] >= 120, (
+            "a phone's Buy and Sell share the row's width"
+        )
