@@ -2,14 +2,31 @@
 // game in play, its move controls, its rules in the room, a finished round inside the reveal
 // frame) and its moves; the lobby, the seats, readiness, reactions, the reveal and replay
 // frames, the clock and the live connection are the shared table's (tableview.js,
-// tablestore.js). Blef is the one game so far; another game adds its entry here.
+// tablestore.js). Another game adds its entry here.
+//
+// Blef's tables keep their established routes (`/games/...`, the page's `#/game/<uuid>`) and
+// store (tablestore.js, tableview.js). Every other kind is played through the tables' contract
+// (`/{kind}/games/...`, the page's `#/<kind>/<uuid>`), by the shell of kindview.js with its
+// store kindstore.js: there `st` is the contract's body ({status, seats, you, turn,
+// your_turn, view, events, result, rules, ...}), `s.journal` the events seen so far, and a
+// move is `actions` of the entry's `moves(ctx)`, which sends the game's move JSON with
+// `ctx.act(json, doneWords)`. The reveal and replay parts (Round, Move, movesOf,
+// verifyRound), HostRules/HostLimits, PlayerChoice, endsRound and onMyTurn are asked of Blef
+// only; the lobby's form to make a table of a kind is kindlobby.js.
 import { blef } from "./blefview.js";
+import { economancy } from "./economancy.js";
 import { figgie } from "./figgie.js";
 
-export const GAMES = Object.freeze({ blef, figgie });
+export const GAMES = Object.freeze({ blef, economancy, figgie });
 
 /** The kind a table is of when nothing says otherwise: the established routes are Blef's. */
 export const DEFAULT_KIND = "blef";
+
+/** The kinds played through the tables' contract (`/{kind}/games/...`): all but Blef. */
+export const tableKinds = () => Object.keys(GAMES).filter((k) => k !== DEFAULT_KIND);
+
+/** Whether a kind is known to this client and played through the contract's routes. */
+export const isTableKind = (kind) => kind !== DEFAULT_KIND && Object.hasOwn(GAMES, kind);
 
 /** The entry of a game kind; Blef's for a kind this client does not know. */
 export function gameOf(kind = DEFAULT_KIND) {

@@ -11,13 +11,14 @@ function Inline({ parts }) {
     : p.t === "code" ? html`<code key=${i}>${p.v}</code>` : p.v);
 }
 
-function Rules() {
+/** A rules page of Markdown (`src`, one of the client's files), its first heading left out. */
+export function Rules({ src = "/app/rules.md" }) {
   const [blocks, setBlocks] = useState(null);
   useEffect(() => {
-    fetch("/app/rules.md", { cache: "no-store" }).then((r) => (r.ok ? r.text() : Promise.reject()))
+    fetch(src, { cache: "no-store" }).then((r) => (r.ok ? r.text() : Promise.reject()))
       .then((text) => setBlocks(parseMarkdown(text).filter((b) => !(b.type === "h" && b.level === 1))))
       .catch(() => setBlocks([]));
-  }, []);
+  }, [src]);
   if (blocks === null) return html`<p>Loading the rules…</p>`;
   return blocks.map((b, i) => {
     if (b.type === "h") return b.level <= 2 ? html`<h2 key=${i} id=${b.id}>${b.text}</h2>` : html`<h3 key=${i} id=${b.id}>${b.text}</h3>`;

@@ -7,6 +7,7 @@ import { html, fail, toast } from "./ui.js";
 import { LEVELS } from "./bleftable.js";
 import { rulesInWords } from "./variants.js";
 import { RatedPanel } from "./ladderview.js";
+import { TablesLobby } from "./kindlobby.js";
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const QUICK_MAX_CARDS = 4;
@@ -184,6 +185,7 @@ export function Lobby() {
         <button type="submit">Open</button>
       </form>
     </section>
+    <${TablesLobby} checkName=${checked} />
     <${RatedPanel} name=${name} checkName=${checked} />
     <section class="panel">
       <h2 id="public-games">Public games waiting for players</h2>

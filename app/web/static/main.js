@@ -1,12 +1,16 @@
 // The Blef browser client. Hash routes: #/ (lobby), #/game/<uuid> (table), #/replay/<uuid>,
 // #/learn (how to play), #/take/<uuid>/<player_uuid> (a seat brought from another device:
 // the secret is in the fragment, which the browser never sends to the server),
-// #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile).
+// #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile); a game of another kind:
+// #/<kind>/<uuid> (its table, on the contract's routes) and #/learn/<kind> (its rules).
 import { render } from "./preact.js";
 import { useEffect, useRef, useState } from "./hooks.js";
 import { keepSeat, moveSeat, seatOf } from "./api.js";
 import { Leaderboard, Profile } from "./ladderview.js";
 import { Learn, LearnDialog } from "./learn.js";
+import { EconomancyLearn } from "./econrules.js";
+import { gameOf, isTableKind } from "./games.js";
+import { KindTableScreen } from "./kindview.js";
 import { Lobby } from "./lobby.js";
 import { Replay } from "./replay.js";
 import { TableScreen } from "./tableview.js";
@@ -21,6 +25,8 @@ export function parseRoute(hash) {
   if ((r = m(`replay/(${UUID})`))) return { name: "replay", game: r[1].toLowerCase() };
   if ((r = m(`take/(${UUID})/(${UUID})`))) return { name: "take", game: r[1].toLowerCase(), player: r[2].toLowerCase() };
   if (m("learn")) return { name: "learn" };
+  if ((r = m("learn/([a-z]{1,20})")) && isTableKind(r[1])) return { name: "learn", kind: r[1] };
+  if ((r = m(`([a-z]{1,20})/(${UUID})`)) && isTableKind(r[1])) return { name: "table", kind: r[1], game: r[2].toLowerCase() };
   if ((r = m("ladder/([a-z0-9-]{1,40})"))) return { name: "ladder", pool: r[1] };
   if ((r = m("player/([^/]{1,200})"))) {
     try { return { name: "player", handle: decodeURIComponent(r[1]) }; } catch { return { name: "lobby" }; }
@@ -81,11 +87,11 @@ function App() {
   const first = useRef(true);
   useEffect(() => {
     if (first.current) { first.current = false; return; }
-    if (route.name === "game" || route.name === "ladder" || route.name === "player") {
-      if (route.name !== "game" && document.activeElement === document.body) setTimeout(() => document.getElementById("page-heading")?.focus(), 50);
+    if (route.name === "game" || route.name === "table" || route.name === "ladder" || route.name === "player") {
+      if (route.name !== "game" && route.name !== "table" && document.activeElement === document.body) setTimeout(() => document.getElementById("page-heading")?.focus(), 50);
       return;
     }
-    document.title = route.name === "learn" ? "How to play · Blef" : route.name === "replay" ? "Replay · Blef" : "Blef";
+    document.title = route.name === "learn" ? `How to play · ${gameOf(route.kind).name}` : route.name === "replay" ? "Replay · Blef" : "Blef";
     const heading = document.getElementById("page-heading") || document.getElementById("learn-title");
     if (heading && document.activeElement === document.body) heading.focus();
   }, [route]);
@@ -96,7 +102,8 @@ function App() {
   if (route.name === "game") screen = html`<${TableScreen} key=${route.game} game=${route.game} />`;
   else if (route.name === "replay") screen = html`<${Replay} key=${route.game} game=${route.game} />`;
   else if (route.name === "take") screen = html`<${TakeSeat} game=${route.game} player=${route.player} />`;
-  else if (route.name === "learn") screen = html`<${Learn} />`;
+  else if (route.name === "table") screen = html`<${KindTableScreen} key=${route.game} kind=${route.kind} game=${route.game} g=${gameOf(route.kind)} />`;
+  else if (route.name === "learn") screen = route.kind === "economancy" ? html`<${EconomancyLearn} />` : html`<${Learn} />`;
   else if (route.name === "ladder") screen = html`<${Leaderboard} key=${route.pool} pool=${route.pool} />`;
   else if (route.name === "player") screen = html`<${Profile} key=${route.handle} handle=${route.handle} />`;
   else screen = html`<${Lobby} />`;
@@ -106,7 +113,7 @@ function App() {
       <a href="#/" class="brand">Blef</a><span class="tag">the Polish bluffing card game</span>
       <nav aria-label="Site">
         ${route.name === "game" ? html`<button id="help-button" class="small" aria-expanded=${help ? "true" : "false"} onClick=${() => setHelp(!help)}>How to play</button>`
-          : html`<a class="button small" href="#/learn">How to play</a>`}
+          : html`<a class="button small" href=${route.kind ? `#/learn/${route.kind}` : "#/learn"}>How to play</a>`}
         <a class="button small" href="#/ladder/standard-2">Ratings</a>
         <a class="button small" href="#/">Lobby</a>
       </nav>

@@ -1,0 +1,288 @@
+// Economancy's own part of the table (games.js): the day and phase, what is asked of whom and
+// who has chosen (never what), every wizard's coins, points and army in order, the shop with
+// its prices and counts, the last fight drawn card against card with the reason each card
+// fainted or held, what happened lately, and the move controls of your turn (invest, attack,
+// defend, buy). The shared shell of the contract's tables (kindview.js) renders it.
+import { useState } from "./hooks.js";
+import {
+  attackers, attackOf, cardOf, chosenSeats, clash, defenders, eventWords, explainFight, PASS, pointsOf,
+  POINTS_TO_WIN, questionFor, reasonWords, rulesWords, shopOffers, stepOf, usedUp,
+} from "./econcards.js";
+import { nicknameOf } from "./kindstore.js";
+import { html } from "./ui.js";
+
+/** The computer players (engine/economancy/agents; docs/economancy_strength.md). */
+export const LEVELS = [
+  { agent: "random", label: "Beginner", words: "Chooses at random among its legal moves." },
+  { agent: "greedy_points", label: "Point buyer", words: "Buys the most points it can afford and never invests." },
+  { agent: "greedy_attack", label: "Attacker", words: "Buys fighters and invests to attack." },
+  { agent: "planner", label: "Hard", words: "Our strongest: plans over the hidden choices (it wins nearly every game against the others, docs/economancy_strength.md)." },
+];
+
+function levelOf(agent) {
+  if (!agent) return null;
+  const name = agent === "ours" ? "planner" : agent;
+  return LEVELS.find((l) => l.agent === name) || { agent, label: agent, words: "" };
+}
+
+const STEP_WORDS = {
+  investing: "Investing: everyone secretly chooses how many coins to invest. The single highest investor attacks.",
+  attacking: "Attacking: the attacker picks a card to attack with, or stops.",
+  defending: "Defending: everyone else secretly picks a card to defend with.",
+  buy: "Buying: everyone with a buy left secretly names a card to buy, or passes.",
+  end: "The game is over.",
+};
+
+const names = (st) => (st.seats || []).map((p) => p.nickname);
+
+/** The newest fight the page has seen in this game's events, or null. */
+export function lastFight(journal) {
+  for (let i = journal.length - 1; i >= 0; i--) if (journal[i].event.kind === "fight") return journal[i].event;
+  return null;
+}
+
+function CardNumbers({ name, rules }) {
+  const k = cardOf(name);
+  const parts = [];
+  if (k.attacks || k.defends || name === "Bubble") parts.push(`attack ${attackOf(name, rules)}`, `defence ${k.defence}`);
+  if (k.points) parts.push(`${k.points} point${k.points === 1 ? "" : "s"}`);
+  return html`<span class="numbers">${parts.join(" · ") || "no fighting"}</span>`;
+}
+
+/** One card of an army: its numbers, and whether it attacked or defended today. */
+function ArmyCard({ card, index, rules, attacking }) {
+  const k = cardOf(card.name);
+  const used = card.uses > 0;
+  const usage = !used ? "" : usedUp(card) ? "used today" : k.defends > 1 ? `defended ${card.uses} of ${k.defends} times` : "used today";
+  return html`<li class=${`econ-card${used ? " used" : ""}${attacking ? " attacking" : ""}`}>
+    <span class="pos" aria-hidden="true">${index}</span>
+    <span class="name">${card.name}</span>
+    <${CardNumbers} name=${card.name} rules=${rules} />
+    ${usage ? html`<span class="usage">${usage}</span>` : null}
+    ${attacking ? html`<span class="usage attacking-mark">attacking now</span>` : null}
+  </li>`;
+}
+
+function Wizard({ st, seat, p, me, chosen, asked }) {
+  const view = st.view;
+  const info = st.seats[seat] || { nickname: `Seat ${seat + 1}` };
+  const level = levelOf(info.ai);
+  const out = p.cards.length === 0;
+  const phase = view.phase;
+  const attackingIndex = phase.name === "attacking" && phase.attacker === seat && phase.attacker_card !== false ? phase.attacker_card : -1;
+  const status = out ? "out of the game" : chosen ? "has chosen" : asked ? "choosing…" : "";
+  const points = pointsOf(p.cards);
+  return html`<li class=${`wizard${seat === me ? " me" : ""}${out ? " out" : ""}${asked ? " turn" : ""}`} aria-labelledby=${`wizard-${seat}`}>
+    <h3 id=${`wizard-${seat}`}>${info.nickname}${seat === me ? " (you)" : ""}
+      ${phase.name === "attacking" && phase.attacker === seat ? html` <span class="badge">attacker</span>` : null}</h3>
+    ${level ? html`<span class="level">${level.label} computer</span>` : null}
+    <p class="facts"><span>${p.coins} coin${p.coins === 1 ? "" : "s"}</span> · <span>${points} of ${POINTS_TO_WIN} points</span> · <span>${p.buys} buy${p.buys === 1 ? "" : "s"}</span></p>
+    ${status ? html`<p class=${`status${chosen ? " chosen" : ""}`}>${status}</p>` : null}
+    ${out ? null : html`<ol class="army" start="0" aria-label=${`${info.nickname}'s army, in order`}>
+      ${p.cards.map((c, i) => html`<${ArmyCard} key=${`${i}-${c.name}`} card=${c} index=${i} rules=${st.rules} attacking=${i === attackingIndex} />`)}</ol>`}
+  </li>`;
+}
+
+function Shop({ st }) {
+  const offers = shopOffers(st.view.shop, 0);
+  return html`<section class="panel shop" aria-labelledby="shop-title">
+    <h2 id="shop-title">The shop</h2>
+    <div class="table-scroll"><table class="shop-table">
+      <thead><tr><th scope="col">Card</th><th scope="col">Price</th><th scope="col">Left</th><th scope="col">Attack / defence</th><th scope="col">Points</th><th scope="col">Income day 1 / 2 / 3</th></tr></thead>
+      <tbody>${offers.map((o) => {
+        const k = cardOf(o.name);
+        return html`<tr key=${o.name} class=${o.left ? "" : "sold-out"}>
+          <th scope="row">${o.name}${k.text ? html`<small class="muted">${k.text}</small>` : null}</th>
+          <td>${o.cost}</td><td>${o.left || "none"}</td>
+          <td>${k.attacks ? attackOf(o.name, st.rules) : `(${attackOf(o.name, st.rules)})`} / ${k.defence}</td>
+          <td>${k.points || ""}</td><td>${o.name === "Magic Bean Stock" ? "a third of your coins" : k.income.join(" / ")}</td></tr>`;
+      })}</tbody></table></div>
+  </section>`;
+}
+
+/** A fight, drawn: the attacking card faces each defending card, with each side's numbers
+ * and the reason each card fainted or held, in words (the same words for screen readers). */
+export function FightView({ ev, st, title = "The last fight" }) {
+  const f = explainFight(ev, st.rules);
+  const who = (seat) => nicknameOf(st, seat) || `Seat ${seat + 1}`;
+  const side = (c, seat) => html`<div class=${`fighter${c.fainted ? " fainted" : ""}`}>
+    <span class="owner">${who(seat)}</span><span class="name">${c.name}</span>
+    <span class="numbers">attack ${c.attack} · defence ${c.defence}</span>
+    <span class="verdict">${c.fainted ? "fainted" : "held"}</span></div>`;
+  return html`<section class="panel fight" aria-labelledby="fight-title">
+    <h2 id="fight-title">${title}</h2>
+    ${f.defenders.length ? html`<ul class="clashes">${f.defenders.map((d) => html`<li key=${d.seat} class="clash">
+      <div class="pair">${side(f.attacker, f.attacker.seat)}<span class="vs" aria-hidden="true">vs</span>${side(d, d.seat)}</div>
+      <p class="why">${clash(f.attacker, d)} ${clash(d, f.attacker)}</p></li>`)}</ul>`
+      : html`<p>Nobody could defend against ${who(f.attacker.seat)}'s ${f.attacker.name}.</p>`}
+    ${f.eliminated.length ? html`<p class="why"><b>Out of the game:</b> ${f.eliminated.map(who).join(", ")} (no card able to defend).</p>` : null}
+  </section>`;
+}
+
+function Journal({ s, st }) {
+  const lines = s.journal.map((j) => eventWords(j.event, names(st), st.rules)).filter(Boolean).reverse();
+  return html`<section class="panel" aria-labelledby="journal-title">
+    <h2 id="journal-title">What happened, newest first</h2>
+    ${lines.length ? html`<ol class="history" reversed>${lines.slice(0, 12).map((l, i) => html`<li key=${lines.length - i} class=${i === 0 ? "newest" : ""}>${l}</li>`)}</ol>`
+      : html`<p class="muted">Nothing yet since you opened the table.</p>`}
+  </section>`;
+}
+
+function TurnLine({ st, myTurn }) {
+  const view = st.view;
+  const step = stepOf(view);
+  const toChoose = (st.turn && st.turn.seats) || [];
+  let text;
+  if (st.status === "Finished" || step === "end") {
+    const r = st.result;
+    text = r ? `Game over (${reasonWords(r.reason)}).` : "Game over.";
+  } else if (myTurn) {
+    text = { invest: "Your turn: choose how many coins to invest.", attack: "Your turn: attack with a card, or stop.",
+      defend: "Your turn: choose a card to defend with.", buy: "Your turn: buy a card, or pass." }[questionFor(view, st.you, toChoose)] || "Your turn.";
+  } else if (toChoose.length) {
+    text = `Waiting for ${toChoose.map((seat) => nicknameOf(st, seat)).join(", ")}.`;
+  } else text = "";
+  return html`<div class="panel econ-phase">
+    <p class="day"><b>Day ${view.day}</b> <span class="muted">(days go 1, 2, 3, 1, 2, 3…)</span></p>
+    <p class="phase">${STEP_WORDS[step] || ""}</p>
+    <p id="turn-line" class=${`turn-line${myTurn ? " mine" : ""}`} tabindex="-1">${text}</p>
+  </div>`;
+}
+
+/** The game in play, as Economancy shows it. */
+function Board({ st, s, myTurn }) {
+  const view = st.view;
+  if (!view) return null;
+  const toChoose = (st.turn && st.turn.seats) || [];
+  const chosen = new Set(chosenSeats(view, toChoose));
+  const asked = new Set(toChoose);
+  const fight = lastFight(s.journal);
+  return html`<${TurnLine} st=${st} myTurn=${myTurn} />
+    <section class="panel" aria-labelledby="wizards-title">
+      <h2 id="wizards-title">The wizards</h2>
+      <ul class="wizards">${view.players.map((p, seat) => html`<${Wizard} key=${seat} st=${st} seat=${seat} p=${p} me=${st.you}
+        chosen=${chosen.has(seat)} asked=${asked.has(seat)} />`)}</ul>
+    </section>
+    ${fight ? html`<${FightView} ev=${fight} st=${st} />` : null}
+    <${Shop} st=${st} />
+    <${Journal} s=${s} st=${st} />`;
+}
+
+function InvestForm({ coins, busy, onInvest }) {
+  const [amount, setAmount] = useState("0");
+  const n = Number(amount);
+  const ok = Number.isInteger(n) && n >= 0 && n <= coins;
+  return html`<form class="econ-form" onSubmit=${(e) => { e.preventDefault(); if (ok && !busy) onInvest(n); }}>
+    <div class="row">
+      <label class="field-inline" for="invest-amount">Coins to invest (0 to ${coins})</label>
+      <input id="invest-amount" type="number" min="0" max=${coins} step="1" inputmode="numeric" value=${amount}
+        aria-invalid=${ok ? "false" : "true"} aria-describedby="invest-help" onInput=${(e) => setAmount(e.currentTarget.value)} />
+      <button id="invest-button" type="submit" class="primary" disabled=${busy || !ok}>Invest ${ok ? n : ""}</button>
+    </div>
+    <p id="invest-help" class="muted small">${ok ? "The single highest investor attacks; a tie for the most means nobody attacks. Everyone pays what they invest." : `Choose a whole number from 0 to ${coins}.`}</p>
+  </form>`;
+}
+
+/** The move controls of your turn. */
+function Moves({ st, s, actions }) {
+  const view = st.view;
+  const me = view.players[st.you];
+  const q = questionFor(view, st.you, (st.turn && st.turn.seats) || []);
+  const busy = s.busy;
+  let body = null;
+  if (q === "invest") body = html`<${InvestForm} key=${`invest-${view.day}`} coins=${me.coins} busy=${busy} onInvest=${actions.invest} />`;
+  else if (q === "attack") {
+    const can = attackers(me.cards); // never 0, the Stipend: [0] stops
+    body = html`<div class="moves">
+      ${can.map((i) => html`<button key=${i} id=${`attack-${i}`} class="primary" disabled=${busy} onClick=${() => actions.attack(i)}>
+        Attack with ${me.cards[i].name} (card ${i}: attack ${attackOf(me.cards[i].name, st.rules)}, defence ${cardOf(me.cards[i].name).defence})</button>`)}
+      <button id="stop-button" disabled=${busy} onClick=${() => actions.attack(0)}>Stop attacking</button></div>`;
+  } else if (q === "defend") {
+    const a = view.phase;
+    const att = view.players[a.attacker].cards[a.attacker_card];
+    const hitter = { name: att.name, attack: attackOf(att.name, st.rules), defence: cardOf(att.name).defence };
+    body = html`<p>${nicknameOf(st, a.attacker)} attacks with <b>${att.name}</b>: attack ${hitter.attack}, defence ${hitter.defence}.</p>
+      <div class="moves">${defenders(me.cards).map((i) => {
+        const c = { name: me.cards[i].name, attack: attackOf(me.cards[i].name, st.rules), defence: cardOf(me.cards[i].name).defence };
+        const fate = `${hitter.attack > c.defence ? "it faints" : "it holds"}; ${c.attack > hitter.defence ? `${att.name} faints` : `${att.name} holds`}`;
+        return html`<button key=${i} id=${`defend-${i}`} class="primary" disabled=${busy} onClick=${() => actions.defend(i)}>
+          Defend with ${c.name} (card ${i}: attack ${c.attack}, defence ${c.defence}) · ${fate}</button>`;
+      })}</div>`;
+  } else if (q === "buy") {
+    const offers = shopOffers(view.shop, me.coins).filter((o) => o.affordable);
+    body = html`<p class="muted small">You have ${me.coins} coin${me.coins === 1 ? "" : "s"} and ${me.buys} buy${me.buys === 1 ? "" : "s"}. If more players name a card than there are copies left, nobody gets it and they still pay.</p>
+      <div class="moves">${offers.map((o) => html`<button key=${o.name} id=${`buy-${o.name.toLowerCase().replace(/[^a-z]+/g, "-")}`} disabled=${busy}
+        onClick=${() => actions.buy(o.name)}>Buy ${o.name} for ${o.cost}</button>`)}
+        <button id="pass-button" disabled=${busy} onClick=${() => actions.buy(PASS)}>Pass</button></div>`;
+  }
+  return html`<section class="dock econ-dock" aria-labelledby="dock-title">
+    <div class="dock-inner">
+      <div class="dock-head"><h2 id="dock-title" tabindex="-1">Your turn: ${{ invest: "invest", attack: "attack", defend: "defend", buy: "buy" }[q] || "wait"}</h2>
+        <span class="mine-small">${me.coins} coin${me.coins === 1 ? "" : "s"} · ${pointsOf(me.cards)} points</span></div>
+      ${body}
+      <p class="keys muted small"><span class="shortcut">Keys: ${q === "buy" ? html`<kbd>P</kbd> pass` : q === "attack" ? html`<kbd>S</kbd> stop attacking` : "Tab to a choice, Enter to make it"}</span></p>
+    </div>
+  </section>`;
+}
+
+function Summary({ st, lobby }) {
+  if (lobby || !st.view) return null;
+  const alive = st.view.players.filter((p) => p.cards.length).length;
+  return html` ${alive} of ${st.view.players.length} wizards still in the game. <a href="#/learn/economancy">The rules</a>.`;
+}
+
+function RulesLine({ st }) {
+  return html`<p class="small rules-words" id="rules-line">${rulesWords(st.rules)}</p>`;
+}
+
+function RoomHelp() {
+  return html`<p class="muted small">Economancy is played by 2 to 4 wizards. Invite computer players or share the link, then start. <a href="#/learn/economancy">The rules</a>.</p>`;
+}
+
+const none = () => null;
+
+function turnWords(st) {
+  const q = questionFor(st.view, st.you, (st.turn && st.turn.seats) || []);
+  return { invest: "Your turn: invest coins.", attack: "Your turn: attack or stop.", defend: "Your turn: choose a defender.", buy: "Your turn: buy a card or pass." }[q] || "Your turn.";
+}
+
+function moves({ act }) {
+  const after = () => document.getElementById("turn-line")?.focus();
+  return {
+    async invest(n) { if (await act([n], `You invested ${n}.`)) after(); },
+    async attack(i) { if (await act([i], i === 0 ? "You stopped attacking." : `You attack with card ${i}.`)) after(); },
+    async defend(i) { if (await act([i], `You defend with card ${i}.`)) after(); },
+    async buy(name) { if (await act([name], name === PASS ? "You passed." : `You named ${name}.`)) after(); },
+  };
+}
+
+/** Economancy, as the registry (games.js) knows it. The reveal and replay parts are Blef's
+ * frames, which the contract's tables do not show: an Economancy choice is revealed on the
+ * board itself (the fight, the journal). */
+export const economancy = Object.freeze({
+  kind: "economancy",
+  name: "Economancy",
+  Board,
+  Moves,
+  Summary,
+  RulesLine,
+  PlayerChoice: none,
+  RoomHelp,
+  HostRules: none, // the rules are chosen as the table is made (the lobby), not changed after
+  HostLimits: none,
+  roomFacts: (st) => rulesWords(st.rules),
+  Round: none,
+  Move: none,
+  movesOf: () => [],
+  verifyRound: async () => ({ ok: true, reason: "Economancy deals nothing: there is no deal to check." }),
+  levels: LEVELS,
+  levelOf,
+  keys: { p: "pass-button", s: "stop-button" },
+  endsRound: () => false,
+  turnWords,
+  state: () => ({}),
+  taking: () => {},
+  onMyTurn: async () => {},
+  prefChanged: () => {},
+  moves,
+});

@@ -1,0 +1,211 @@
+// The state of a table of a game other than Blef, apart from its view: the service's body for
+// this seat (docs: the tables' contract, `GET /{kind}/games/{uuid}`), this person's seat, and
+// the events seen so far (each body carries the events of the last write only, so the store
+// keeps a short journal of them). The view (kindview.js) reads it and calls its actions; every
+// change calls `changed()` once. Blef's tables keep their own store (tablestore.js).
+import { api, ApiError, forgetSeat, keepSeat, pref, setPref } from "./api.js";
+import { announce, fail, toast } from "./ui.js";
+
+/** The wait between two reads of the game (the contract's tables have no pushes yet). */
+export const KIND_POLL_MS = 1500;
+/** How many events the journal keeps. */
+export const JOURNAL_SIZE = 60;
+
+/** The path of a table of `kind` (every kind but Blef: `/{kind}/games/{uuid}`). */
+export const tablePath = (kind, game) => `/${kind}/games/${game}`;
+
+/** The seat's nickname in a body, or null. */
+export function nicknameOf(body, seat) {
+  const s = body && body.seats && body.seats[seat];
+  return s ? s.nickname : null;
+}
+
+/** The host's nickname (the contract's `admin`, a nickname or a seat index). */
+export function adminOf(body) {
+  if (!body) return null;
+  return typeof body.admin === "number" ? nicknameOf(body, body.admin) : body.admin ?? null;
+}
+
+/** The journal after a body: its events added once (a body seen twice, or an older one,
+ * adds nothing), the newest last, at most `size`. Each entry: {version, event}. */
+export function journalAfter(journal, body, lastVersion, size = JOURNAL_SIZE) {
+  if (!body || typeof body.version !== "number" || body.version <= lastVersion) return journal;
+  const added = (body.events || []).map((event) => ({ version: body.version, event }));
+  return added.length ? [...journal, ...added].slice(-size) : journal;
+}
+
+export function createKindTable(kind, game, changed, g) {
+  const s = {
+    kind,
+    game,
+    seat: null, // {player_uuid, nickname}
+    state: null,
+    journal: [],
+    journalVersion: -1,
+    missing: null,
+    notice: null,
+    busy: false,
+    live: false,
+    sound: pref("sound", false),
+    ...g.state(),
+  };
+  try { s.seat = JSON.parse(localStorage.getItem(`blef:seat:${game}`)); } catch { s.seat = null; }
+  let alive = true;
+  let poller = null;
+  const token = () => s.seat && s.seat.player_uuid;
+  const isMyTurn = () => !!(s.state && s.state.status === "Running" && s.state.your_turn && s.state.you !== null);
+
+  const ctx = { s, game, kind, token, changed, isMyTurn, act: move, sendSetup: (path, body, done) => act(path, body, done) };
+
+  function accept(body) {
+    const prev = s.state;
+    if (prev && body.version < prev.version) return;
+    s.journal = journalAfter(s.journal, body, s.journalVersion);
+    s.journalVersion = Math.max(s.journalVersion, body.version);
+    if (prev && body.version === prev.version && body.you === prev.you && body.your_turn === prev.your_turn) return;
+    g.taking({ s, prev, state: body });
+    const wasMine = isMyTurn();
+    s.state = body;
+    if (s.seat && body.you !== null && body.you !== undefined) {
+      const nick = nicknameOf(body, body.you);
+      if (nick && nick !== s.seat.nickname) { s.seat = { ...s.seat, nickname: nick }; keepSeat(game, s.seat); }
+    }
+    const mine = isMyTurn();
+    if (mine && !wasMine) {
+      announce(g.turnWords(body));
+      if (s.sound) beep();
+    }
+    document.title = mine ? `● Your turn · ${g.name}` : body.status === "Finished" ? `Game over · ${g.name}` : `Room ${body.room ?? ""} · ${g.name}`;
+    changed();
+  }
+
+  async function refresh() {
+    try {
+      const r = await api(tablePath(kind, game), { token: token() });
+      if (!alive) return;
+      accept(r.data);
+    } catch (e) {
+      if (!alive) return;
+      if (e instanceof ApiError && e.status === 403 && token()) {
+        // Removed by the host, or left from another tab: the kept seat opens nothing now.
+        s.notice = "You are no longer in this game, so you are watching it.";
+        forgetSeat(game);
+        s.seat = null;
+        await refresh();
+        changed();
+        return;
+      }
+      if (e instanceof ApiError && e.status === 0) return; // offline for now: the poll retries
+      s.missing = e;
+      changed();
+    }
+  }
+
+  /** POST one change (`path` under the table); whether the service took it. The answer of a
+   * move is the table's new body, taken at once. */
+  async function act(path, body, done) {
+    if (s.busy) return false;
+    s.busy = true;
+    changed();
+    let ok = false;
+    try {
+      const r = await api(`${tablePath(kind, game)}/${path}`, { method: "POST", body, token: token(), key: crypto.randomUUID() });
+      if (path !== "move") toast(done || "Done.");
+      if (done) announce(done);
+      if (r.data && typeof r.data.version === "number" && r.data.seats) { s.busy = false; accept(r.data); }
+      ok = true;
+    } catch (e) {
+      fail(e);
+    } finally {
+      s.busy = false;
+    }
+    await refresh();
+    changed();
+    return ok;
+  }
+
+  /** A move: the game's move JSON, as the contract's `/move` takes it. */
+  function move(json, done) {
+    return act("move", json, done);
+  }
+
+  const actions = {
+    refresh,
+    act,
+    async join(nickname) {
+      try {
+        const { data } = await api(`${tablePath(kind, game)}/join`, { method: "POST", body: { nickname }, key: crypto.randomUUID() });
+        s.seat = { player_uuid: data.player_uuid, nickname };
+        keepSeat(game, s.seat);
+        localStorage.setItem("blef:name", nickname);
+        toast(`You joined as ${nickname}.`);
+        await refresh();
+        changed();
+        document.getElementById("table-heading")?.focus();
+      } catch (e) { fail(e); }
+    },
+    async leave() {
+      if (s.busy) return;
+      s.busy = true;
+      try {
+        await api(`${tablePath(kind, game)}/leave`, { method: "POST", token: token(), key: crypto.randomUUID() });
+        forgetSeat(game);
+        s.seat = null;
+        toast("You left the game.");
+        location.hash = "#/";
+      } catch (e) { fail(e); } finally { s.busy = false; }
+    },
+    setPref(name, value) {
+      if (name === "sound") s.sound = value;
+      setPref(name, value);
+      g.prefChanged(ctx, name, value);
+      changed();
+    },
+  };
+  Object.assign(actions, g.moves(ctx));
+
+  function beep() {
+    try {
+      const audio = new AudioContext();
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = 660;
+      gain.gain.setValueAtTime(0.15, audio.currentTime);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+      osc.connect(gain).connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + 0.35);
+    } catch { /* no sound here */ }
+  }
+
+  function caughtUp() {
+    if (document.visibilityState !== "hidden") refresh();
+  }
+
+  return {
+    s,
+    actions,
+    isMyTurn,
+    start() {
+      // One read at a time, each a while after the last one answered (a slow answer never
+      // piles reads up behind it).
+      const loop = async () => {
+        while (alive) {
+          await refresh();
+          await new Promise((done) => { poller = setTimeout(done, KIND_POLL_MS); });
+        }
+      };
+      loop();
+      document.addEventListener("visibilitychange", caughtUp);
+      addEventListener("online", caughtUp);
+    },
+    stop() {
+      alive = false;
+      if (poller) clearTimeout(poller);
+      poller = null;
+      document.removeEventListener("visibilitychange", caughtUp);
+      removeEventListener("online", caughtUp);
+      document.title = g.name;
+    },
+  };
+}

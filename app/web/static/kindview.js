@@ -1,0 +1,164 @@
+// The table screen of a game other than Blef (its routes are the tables' contract,
+// `/{kind}/games/...`): the heading, the room (seats, readiness, computer players, start), the
+// game over panel with places, your seat's settings, and the game's own part (its entry in
+// games.js: Board, Moves, ...) inside it. Components are declared once, at the top level, so
+// a new state patches the page and never replaces a control in use.
+import { useEffect, useMemo, useReducer, useState } from "./hooks.js";
+import { api } from "./api.js";
+import { adminOf, createKindTable, nicknameOf } from "./kindstore.js";
+import { html, toast } from "./ui.js";
+
+/** The places of a finished game, best first: [{place, seat, nickname, score}]. */
+export function placesOf(body) {
+  const r = body && body.result;
+  if (!r || !r.places) return [];
+  return r.places.map((place, seat) => ({ place, seat, nickname: nicknameOf(body, seat) || `Seat ${seat + 1}`, score: r.scores ? r.scores[seat] : null }))
+    .sort((a, b) => a.place - b.place || a.seat - b.seat);
+}
+
+/** A place in words: 1st, 2nd, 3rd, 4th. */
+export function ordinal(n) {
+  return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
+}
+
+export function KindTableScreen({ kind, game, g }) {
+  const [, bump] = useReducer((n) => n + 1, 0);
+  const store = useMemo(() => createKindTable(kind, game, bump, g), [kind, game]);
+  useEffect(() => { store.start(); return () => store.stop(); }, [store]);
+  const { s, actions } = store;
+  const myTurn = store.isMyTurn();
+
+  useEffect(() => {
+    const onKey = (ev) => {
+      if (!store.isMyTurn() || store.s.busy) return;
+      if (document.querySelector("dialog[open]")) return;
+      if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+      const t = ev.target;
+      if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+      const button = Object.hasOwn(g.keys, ev.key.toLowerCase()) ? g.keys[ev.key.toLowerCase()] : null;
+      if (button && document.getElementById(button)) { ev.preventDefault(); document.getElementById(button).click(); }
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [store]);
+
+  // Your turn: the move controls take the focus, unless the person is busy elsewhere.
+  useEffect(() => {
+    if (!myTurn) return;
+    const at = document.activeElement;
+    if (!at || at === document.body || ["turn-line", "table-heading", "view"].includes(at.id))
+      document.getElementById("dock-title")?.focus();
+  }, [myTurn, s.state && s.state.version]);
+
+  const started = !!s.state && s.state.status !== "Not started";
+  useEffect(() => { if (started) window.scrollTo(0, 0); }, [started]);
+
+  if (s.missing) return html`<section class="panel"><h1 id="table-heading" tabindex="-1">This game cannot be opened</h1>
+    <p>${s.missing.code === "game_not_found" ? "It does not exist, or it ended long ago and was cleared away." : "The server did not answer as expected."}</p>
+    <p><a class="button" href="#/">Back to the lobby</a></p></section>`;
+  const st = s.state;
+  if (!st) return html`<section class="panel"><p>Opening the table…</p></section>`;
+  const seated = st.you !== null && st.you !== undefined;
+  const me = seated ? nicknameOf(st, st.you) : null;
+  const admin = seated && adminOf(st) === me;
+  const lobby = st.status === "Not started";
+  return html`<div class=${`table-screen kind-${kind}${myTurn ? " has-dock" : ""}`}>
+    <section class="panel table-top">
+      <h1 id="table-heading" tabindex="-1">${g.name}${st.room ? ` · room ${st.room}` : ""}
+        <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? "playing" : "game over"}</span></h1>
+      <p class="you small">${seated ? html`You are <b>${me}</b>${admin ? " (the host)" : ""}.` : "You are watching."}
+        <${g.Summary} st=${st} lobby=${lobby} /></p>
+      <${g.RulesLine} st=${st} />
+      ${s.notice ? html`<p class="notice" id="notice">${s.notice}</p>` : null}
+      ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
+    </section>
+    ${lobby ? html`<${Room} g=${g} kind=${kind} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
+    ${st.status === "Finished" ? html`<${GameOver} st=${st} me=${me} />` : null}
+    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
+    ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
+    <section class="panel tools" aria-label="Your seat and settings">
+      ${seated && !lobby ? html`<button id="leave" class="small" onClick=${() => confirm("Leave this game? You cannot come back to it.") && actions.leave()}>Leave the game</button>` : null}
+      <details class="settings"><summary>Settings</summary>
+        <label class="check"><input type="checkbox" id="sound" checked=${s.sound} onChange=${(e) => actions.setPref("sound", e.currentTarget.checked)} /> A sound when it is your turn</label>
+      </details>
+    </section>
+  </div>`;
+}
+
+/** The computer players a host may invite: the service's agents (GET /{kind}), each with the
+ * game's words for it when it has some. */
+function useAgents(kind, g) {
+  const [agents, setAgents] = useState(null);
+  useEffect(() => {
+    let alive = true;
+    api(`/${kind}`).then(({ data }) => alive && setAgents(data.agents || [])).catch(() => alive && setAgents([]));
+    return () => { alive = false; };
+  }, [kind]);
+  return (agents || []).map((agent) => g.levelOf(agent) || { agent, label: agent, words: "" });
+}
+
+function Room({ g, kind, s, st, me, seated, admin, actions }) {
+  const [name, setName] = useState(localStorage.getItem("blef:name") || "");
+  const levels = useAgents(kind, g);
+  const [agent, setAgent] = useState(null);
+  const chosen = levels.find((l) => l.agent === agent) || levels[0];
+  const share = `${location.origin}/#/${kind}/${s.game}`;
+  const max = st.max_seats || 4;
+  return html`<section class="panel room">
+    <h2>Players (${st.seats.length} of ${max})</h2>
+    <ul class="players" aria-label="Players">${st.seats.map((p) => {
+      const level = p.ai ? g.levelOf(p.ai) || { label: p.ai } : null;
+      const mine = p.nickname === me;
+      return html`<li key=${p.nickname}>
+        <span class="nick">${p.nickname}${p.nickname === adminOf(st) ? " (host)" : ""}${mine ? " (you)" : ""}</span>
+        ${level ? html`<span class="level">${level.label} computer player</span>` : null}
+        ${p.ready ? html`<span class="ready" role="img" aria-label=${`${p.nickname} is ready`}>✓ ready</span>` : null}
+        ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !p.ready }, p.ready ? "You are not ready." : "You are ready.")}>${p.ready ? "Not ready" : "Ready"}</button>` : null}
+        ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${p.nickname}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${p.nickname} was removed.`)}>Remove</button>` : null}
+      </li>`;
+    })}</ul>
+    ${seated ? html`<${g.RoomHelp} admin=${admin} />` : null}
+    ${!seated ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); actions.join(name.trim()); }}>
+      <label class="field-inline" for="nickname">Your name</label>
+      <input id="nickname" value=${name} maxlength="64" autocomplete="nickname" required onInput=${(e) => setName(e.currentTarget.value)} />
+      <button type="submit" class="primary">Join</button></form>
+      <p class="muted small">A name starts with a letter; letters, digits and _ only.</p>` : null}
+    ${admin ? html`<div class="admin">
+      <h2>Set up the game (you are the host)</h2>
+      <p class="muted small">${g.roomFacts(st)}</p>
+      ${levels.length ? html`<div class="row">
+        <label class="field-inline" for="agent">Computer player</label>
+        <select id="agent" value=${chosen.agent} onChange=${(e) => setAgent(e.currentTarget.value)}>
+          ${levels.map((l) => html`<option key=${l.agent} value=${l.agent}>${l.label}</option>`)}</select>
+        <button id="invite" disabled=${st.seats.length >= max} onClick=${() => actions.act("ai", { agent: chosen.agent }, `A ${chosen.label} computer player joined.`)}>Invite computer player</button>
+      </div>
+      <p class="muted small">${chosen.words}</p>` : null}
+      <button id="start" class="primary big" onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
+    </div>` : seated ? html`<p class="muted">Waiting for ${adminOf(st)} to start the game.</p>
+      <p class="muted" id="chosen-rules">${g.roomFacts(st)}</p>` : null}
+    <div class="share"><label for="share-link">Invite people with this link</label>
+      <div class="row"><input id="share-link" readonly value=${share} />
+        <button class="small" onClick=${() => copy(share)}>Copy</button></div></div>
+    ${seated ? html`<div class="row"><button id="leave" onClick=${actions.leave}>Leave the game</button></div>` : null}
+  </section>`;
+}
+
+function copy(text) {
+  if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast("The link is copied."), () => toast("Select the text and copy it."));
+  else toast("Select the text and copy it.");
+}
+
+function GameOver({ st, me }) {
+  const places = placesOf(st);
+  const first = places.filter((p) => p.place === 1);
+  const headline = !places.length ? "The game is over."
+    : first.length > 1 ? `A draw between ${first.map((p) => p.nickname).join(" and ")}.`
+    : first[0].nickname === me ? "You win!" : `${first[0].nickname} wins!`;
+  return html`<section class="panel over" aria-labelledby="over-title">
+    <h2 id="over-title" tabindex="-1">Game over</h2>
+    <p id="winner">${headline}</p>
+    <ol class="places" aria-label="Places">${places.map((p) => html`<li key=${p.seat}>
+      <b>${ordinal(p.place)}</b> ${p.nickname}${p.nickname === me ? " (you)" : ""}${p.score !== null && p.score !== undefined ? ` · ${p.score} point${p.score === 1 ? "" : "s"}` : ""}</li>`)}</ol>
+    <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a></p>
+  </section>`;
+}
