@@ -2,16 +2,15 @@
 trades against the engine's computer players until the clock ends the game, and reads the
 settlement and the replay.
 
-The app's own files come from a live ``blef serve`` on 127.0.0.1. The Figgie routes of the
-contract for tables of every game are not in the service yet, so they are answered inside the
-test (tests/web/figgie/fake.py: the engine's own game, refusals and agents, and a fake clock
-the test moves), and the page is a small stand-in for the shared table
-(tests/web/figgie/harness.mjs) that draws Figgie's Board from the registry."""
+The page is the real client from a live ``blef serve`` on 127.0.0.1 (its table for a game of
+any kind, ``#/figgie/<uuid>``). The Figgie routes of the contract for tables of every game are
+not in the service yet, so they are answered inside the test (tests/web/figgie/fake.py: the
+engine's own game, refusals and agents, and a fake clock the test moves)."""
 
 from __future__ import annotations
 
+import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,11 +20,7 @@ from engine.figgie.decks import SUITS
 from tests.web.figgie.fake import FakeFiggie
 from tests.web.pages import axe_violations, with_axe
 
-HERE = Path(__file__).with_name("figgie")
 SIZES = {"phone": (390, 844), "desktop": (1100, 900)}
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; object-src 'none'"
-)
 
 
 def open_table(
@@ -33,37 +28,39 @@ def open_table(
 ) -> Any:
     page = new_page(*SIZES[size])
     with_axe(page)
-    base = server.url
-    page.route(
-        f"{base}/figgie-harness.html*",
-        lambda route: route.fulfill(
-            status=200,
-            content_type="text/html; charset=utf-8",
-            headers={"Content-Security-Policy": CSP},
-            body=(HERE / "harness.html").read_text(),
-        ),
-    )
-    page.route(
-        f"{base}/figgie-harness.mjs",
-        lambda route: route.fulfill(
-            status=200,
-            content_type="text/javascript; charset=utf-8",
-            body=(HERE / "harness.mjs").read_text(),
-        ),
-    )
     page.route(re.compile(r".*/figgie/games/.*"), fake.handle)
-    query = f"game={fake.game_uuid}" + (f"&seat={fake.secret}" if seated else "")
-    page.goto(f"{base}/figgie-harness.html?{query}")
+    page.goto(server.url + "/")
+    if seated:
+        seat = json.dumps({"player_uuid": fake.secret, "nickname": fake.nickname})
+        page.evaluate(
+            "([k, v]) => localStorage.setItem(k, v)", [f"blef:seat:{fake.game_uuid}", seat]
+        )
+    page.goto(f"{server.url}/#/figgie/{fake.game_uuid}")
     page.locator("#fig-clock").wait_for()
     return page
 
 
-def version_shown(page: Any, fake: FakeFiggie) -> None:
-    """Wait until the page has drawn the fake's newest state (its tape length and book)."""
+def version_shown(page: Any, fake: FakeFiggie, me: int | None = 0) -> None:
+    """Wait until the page has drawn the fake's newest state: its number of trades and
+    every suit's book, as the page writes them."""
     want = len(fake.state.market.tape)
     page.wait_for_function(
         "n => document.querySelector('.fig-tape .badge')?.textContent === String(n)", arg=want
     )
+    if fake.state.settled:
+        return
+    book = fake.state.book()
+
+    def listed(quotes: Any) -> str:
+        who = lambda q: "you" if q["seat"] == me else fake.names[q["seat"]]  # noqa: E731
+        return ", ".join(f"{q['price']} {who(q)}" for q in quotes) or "none"
+
+    for suit in SUITS:
+        text = f"Bids: {listed(book[suit]['bids'])}. Asks: {listed(book[suit]['asks'])}."  # type: ignore[index]
+        page.wait_for_function(
+            "([s, t]) => document.querySelector(`.fig-${s} .fig-depth`)?.textContent === t",
+            arg=[suit, text],
+        )
 
 
 def suit_with(fake: FakeFiggie, side: str, seat: int = 0) -> str | None:
@@ -94,8 +91,6 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
 
     # Buy at the best ask with one press: the card and the chips move, the tape says so.
     suit = trade_until(fake, "asks")
-    page.reload()
-    page.locator("#fig-clock").wait_for()
     version_shown(page, fake)
     ask = next(q for q in fake.state.book()[suit]["asks"] if q["seat"] != 0)  # type: ignore[index]
     chips = fake.state.market.chips[0]
@@ -246,8 +241,8 @@ def test_a_watcher_sees_the_market_and_the_tape_but_no_controls_and_no_hand(
     fake = FakeFiggie(agents=["marketmaker", "fairvalue", "bayesian"], trading_seconds=60)
     fake.advance(5)
     page = open_table(new_page, server, fake, "phone", seated=False)
-    version_shown(page, fake)
-    assert page.locator("text=You are watching").count() == 1
+    version_shown(page, fake, me=None)
+    assert page.locator("#fig-watching").is_visible()
     assert page.locator(".fig-take").count() == 0
     assert page.locator(".fig-price").count() == 0
     assert page.locator("#fig-hand").count() == 0

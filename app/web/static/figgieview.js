@@ -34,15 +34,17 @@ export function tableOf(st) {
 const Sym = ({ suit }) => html`<span class=${`fig-sym fig-${suit}`} aria-hidden="true">${SUIT_SYMBOL[suit]}</span>`;
 
 /** The time left to trade, ticking by itself; said aloud at 30 and 10 seconds. */
-export function FiggieClock({ view, s, limit }) {
+export function FiggieClock({ view, limit }) {
   const [, tick] = useReducer((n) => n + 1, 0);
   const said = useRef(new Set());
+  const seen = useRef({ view: null, at: 0 }); // when this view arrived: its time_left counts from then
+  if (seen.current.view !== view) seen.current = { view, at: performance.now() };
   useEffect(() => {
     const t = setInterval(tick, 250);
     return () => clearInterval(t);
   }, []);
   if (!view) return null;
-  const left = tradingLeft(view, (performance.now() - (s.receivedAt || performance.now())) / 1000);
+  const left = tradingLeft(view, (performance.now() - seen.current.at) / 1000);
   for (const mark of [30, 10]) {
     if (left <= mark && left > 0 && !said.current.has(mark) && (limit || 0) > mark) {
       said.current.add(mark);
@@ -265,11 +267,11 @@ export function Board({ st, s, actions }) {
   const limit = (st.rules && st.rules.trading_seconds) || 240;
   return html`<div class="fig-board">
     <section class="panel fig-status" aria-label="You and the clock">
-      <p class="fig-clock-line"><${FiggieClock} view=${view} s=${s} limit=${limit} /></p>
+      <p class="fig-clock-line"><${FiggieClock} view=${view} limit=${limit} /></p>
       ${you !== null ? html`<p class="fig-you"><span>Your chips: <b id="fig-chips">${view.chips[you]}</b></span>
         <span class="fig-hand" id="fig-hand" role="group" aria-label="Your hand">${SUITS.map((suit) => html`<span key=${suit} class="fig-card">
           <${Sym} suit=${suit} /> ${cardsText(view.hand ? view.hand[suit] : 0, suit)}</span>`)}</span></p>`
-        : html`<p class="muted">You are watching: the hands are hidden until the settlement.</p>`}
+        : html`<p class="muted" id="fig-watching">You see no hand until the settlement: every hand is shown then.</p>`}
     </section>
     ${settled ? html`<${Settlement} view=${view} seats=${seats} me=${you} startingChips=${startingChips} />` : null}
     ${settled ? null : html`<section class="panel fig-market" aria-labelledby="fig-market-title">

@@ -85,6 +85,8 @@ class FakeFiggie:
         return {
             "game_uuid": self.game_uuid,
             "kind": "figgie",
+            "room": "FIG1",
+            "max_seats": 5,
             "status": "Finished" if st.settled else "Running",
             "version": self.version,
             "rules": self.rules.to_dict(),
@@ -100,7 +102,13 @@ class FakeFiggie:
             "your_turn": seat is not None and not st.settled,
             "view": st.view(seat, now=self.clock),
             "events": [],
-            "result": None,
+            "result": None
+            if st.result() is None
+            else {
+                "places": list(st.result().places),  # type: ignore[union-attr]
+                "reason": "settled",
+                "scores": list(st.result().scores or ()),  # type: ignore[union-attr]
+            },
         }
 
     def handle(self, route: Any) -> None:
