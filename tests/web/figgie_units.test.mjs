@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  bestOther, canDo, cardsText, chipsText, clockText, deckText, orderText, ownQuote, parsePrice, replaySteps,
+  bestOther, canDo, cardsText, confirmText, chipsText, clockText, deckText, orderText, ownQuote, parsePrice, replaySteps,
   settlementRows, signed, stepPrice, suggestedPrice, SUITS, tapeLines, tradeNews, tradeText, tradingLeft,
 } from "../../app/web/static/figgiemarket.js";
 import { DECKS, dealFiggie, GOAL, verifyFiggie } from "../../app/web/static/figgiedeal.js";
@@ -136,6 +136,16 @@ test("an order is confirmed in words, a lift and a hit at the price they take", 
   assert.equal(orderText({ type: "lift", suit: "spades" }, v, 0), "You bought a spade for 9.");
   assert.equal(orderText({ type: "hit", suit: "spades" }, v, 0), "You sold a spade for 5.");
   assert.equal(orderText({ type: "cancel_bid", suit: "hearts" }, v, 0), "Your hearts bid is cancelled.");
+});
+
+test("a lift or a hit is confirmed at the price it traded at, even when the book moved before it arrived", () => {
+  const shown = viewWith({ spades: { asks: [{ seat: 1, price: 9 }] } });
+  const after = viewWith({}, { tape: [{ buyer: 0, seller: 2, suit: "spades", price: 12 }] });
+  assert.equal(confirmText({ type: "lift", suit: "spades" }, shown, after, 0), "You bought a spade for 12.");
+  const sold = viewWith({}, { tape: [{ buyer: 3, seller: 0, suit: "hearts", price: 4 }] });
+  assert.equal(confirmText({ type: "hit", suit: "hearts" }, shown, sold, 0), "You sold a heart for 4.");
+  assert.equal(confirmText({ type: "bid", suit: "clubs", price: 3 }, shown, after, 0), "Your bid of 3 for a club is up.");
+  assert.equal(confirmText({ type: "lift", suit: "spades" }, shown, shown, 0), "You bought a spade for 9.", "no new trade: the price shown");
 });
 
 test("the twelve decks and their goal suits are the engine's", () => {

@@ -17,6 +17,8 @@ import pytest
 
 from benchmarks.load import Server
 from engine.figgie.decks import SUITS
+from engine.figgie.game import Order
+from engine.figgie.market import LIFT
 from tests.web.figgie.fake import FakeFiggie
 from tests.web.pages import axe_violations, with_axe
 
@@ -113,6 +115,8 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     )
     assert f"you hold {held + 1}" in page.locator(f"#fig-name-{suit}").inner_text()
     assert fake.orders[-1] == {"type": "lift", "suit": suit}
+    said = f"You bought a {suit[:-1]} for {ask['price']}."
+    page.locator("#announcer").filter(has_text=said).wait_for()
 
     # Quote with the price box (typed, + and Enter), see it as your own, cancel it.
     box = page.locator("#fig-bid-price-clubs")
@@ -268,3 +272,48 @@ def test_the_market_fits_the_screen_with_big_targets(
         assert lift is not None and lift["width"] >= 120, (
             "a phone's Buy and Sell share the row's width"
         )
+
+
+def test_an_ask_taken_by_someone_else_first_is_refused_in_the_service_s_words_and_nothing_changes(
+    new_page: Any, server: Server
+) -> None:
+    fake = FakeFiggie(agents=["marketmaker", "fairvalue", "bayesian"], trading_seconds=90)
+    page = open_table(new_page, server, fake, "desktop")
+    suit = trade_until(fake, "asks")
+    version_shown(page, fake)
+    ask = next(q for q in fake.state.book()[suit]["asks"] if q["seat"] != 0)  # type: ignore[index]
+    assert page.locator(f"#fig-lift-{suit}").inner_text().strip() == f"Buy at {ask['price']}"
+    # The page's view goes stale; another player lifts that ask first (and the trade clears
+    # every quote), then the person presses Buy on what the page still shows.
+    fake.freeze_reads(True)
+    other = next(s for s in range(1, 4) if s != ask["seat"])
+    fake.state.apply(other, Order(LIFT, SUITS.index(suit)), now=fake.clock)
+    fake.version += 1
+    chips = list(fake.state.market.chips)
+    tape = len(fake.state.market.tape)
+    page.locator(f"#fig-lift-{suit}").click()
+    problem = page.locator(f"#fig-problem-{suit}")
+    problem.filter(has_text=f"No other player offers {suit}: there is no ask to lift").wait_for()
+    assert fake.orders == [{"type": "lift", "suit": suit}]
+    assert fake.state.market.chips == chips and len(fake.state.market.tape) == tape
+    fake.freeze_reads(False)
+    version_shown(page, fake)
+    assert page.locator(f"#fig-lift-{suit}").inner_text().strip() == "Buy"
+
+
+def test_new_trades_are_said_once_in_a_sentence_not_one_message_a_trade(
+    new_page: Any, server: Server
+) -> None:
+    fake = FakeFiggie(agents=["random", "random", "random"], trading_seconds=200)
+    page = open_table(new_page, server, fake, "phone")
+    fake.advance(40)
+    trades = len(fake.state.market.tape)
+    assert trades >= 3
+    version_shown(page, fake)
+    news = page.locator("#fig-news")
+    news.filter(has_text="trade").wait_for()
+    said = news.inner_text()
+    assert said.count(".") <= 2, said  # the person's own trades (none here) and one for the rest
+    assert re.search(
+        r"\d+ other trades, the last: ai_\w+ bought an? \w+ from \w+ for \d+\.$", said, re.I
+    ), said

@@ -215,6 +215,19 @@ export function orderText(order, view, me) {
   }
 }
 
+/** What is said once an order is taken, read from the service's answer (`after`, the view
+ * it answered with): a lift or a hit at the price it actually traded at, which is the best
+ * quote when it arrived and may differ from the one the page showed (`before`). */
+export function confirmText(order, before, after, me) {
+  if ((order.type === "lift" || order.type === "hit") && after && after.tape && after.tape.length > ((before && before.tape) || []).length) {
+    const buy = order.type === "lift";
+    const t = after.tape[after.tape.length - 1];
+    if (t.suit === order.suit && (buy ? t.buyer === me : t.seller === me))
+      return `You ${buy ? "bought" : "sold"} a ${order.suit.slice(0, -1)} for ${t.price}.`;
+  }
+  return orderText(order, before, me);
+}
+
 /**
  * The settlement as rows, one per seat, in seat order: {seat, name, goal (goal cards held at
  * the end), hand (the suits at the end), payout, chips, profit (chips less the starting

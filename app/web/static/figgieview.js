@@ -13,7 +13,7 @@ import { words } from "./errors.js";
 import { urgency } from "./table.js";
 import { verifyFiggie } from "./figgiedeal.js";
 import {
-  canDo, cardsText, chipsText, clockText, commonSuit, deckText, orderText, parsePrice, replaySteps, seatName,
+  canDo, cardsText, chipsText, clockText, commonSuit, confirmText, deckText, parsePrice, replaySteps, seatName,
   settlementRows, signed, stepPrice, SUIT_SYMBOL, SUITS, suggestedPrice, tapeLines, tradeNews, tradingLeft, whoText,
 } from "./figgiemarket.js";
 import { FiggieRules } from "./figgierules.js";
@@ -311,7 +311,7 @@ export function moves(ctx) {
           method: "POST", body: order, token: token(), key: crypto.randomUUID(),
         });
         s.figgieProblems = { ...(s.figgieProblems || {}), [order.suit]: null };
-        announce(orderText(order, before, me));
+        announce(confirmText(order, before, data && data.view, me));
         if (typeof ctx.take === "function") await ctx.take(data);
         else if (data && (!s.state || data.version >= s.state.version)) { s.state = data; s.receivedAt = performance.now(); }
         changed();

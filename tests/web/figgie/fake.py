@@ -35,6 +35,9 @@ class FakeFiggie:
     secret: str = field(default_factory=lambda: str(uuid.uuid4()))
     version: int = 1
     orders: list[dict[str, Any]] = field(default_factory=list)
+    frozen: dict[str, Any] | None = None
+    """While set, every read answers this body: the page's view goes stale, as over a slow
+    network, while the game moves on."""
 
     def __post_init__(self) -> None:
         self.rules = FiggieRules(trading_seconds=self.trading_seconds, max_price=30)
@@ -70,6 +73,9 @@ class FakeFiggie:
                     self.version += 1
                 except MoveRefused:
                     pass
+
+    def freeze_reads(self, on: bool) -> None:
+        self.frozen = self.body(0) if on else None
 
     def pass_deadline(self) -> None:
         self.clock = self.state.deadline + 0.25
@@ -127,7 +133,7 @@ class FakeFiggie:
         path = request.url.split("?", 1)[0]
         self._clock_ends_trading()
         if request.method == "GET" and path.endswith(f"/figgie/games/{self.game_uuid}"):
-            self._send(route, 200, self.body(seat))
+            self._send(route, 200, self.frozen if self.frozen is not None else self.body(seat))
             return
         if request.method == "POST" and path.endswith(f"/figgie/games/{self.game_uuid}/move"):
             if seat is None:
