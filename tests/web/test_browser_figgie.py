@@ -53,12 +53,14 @@ def version_shown(page: Any, fake: FakeFiggie, me: int | None = 0) -> None:
         return
     book = fake.state.book()
 
+    def who(q: Any) -> str:
+        return "you" if q["seat"] == me else fake.names[q["seat"]]
+
     def listed(quotes: Any) -> str:
-        who = lambda q: "you" if q["seat"] == me else fake.names[q["seat"]]  # noqa: E731
         return ", ".join(f"{q['price']} {who(q)}" for q in quotes) or "none"
 
     for suit in SUITS:
-        text = f"Bids: {listed(book[suit]['bids'])}. Asks: {listed(book[suit]['asks'])}."  # type: ignore[index]
+        text = f"Bids: {listed(book[suit]['bids'])}. Asks: {listed(book[suit]['asks'])}."
         page.wait_for_function(
             "([s, t]) => document.querySelector(`.fig-${s} .fig-depth`)?.textContent === t",
             arg=[suit, text],
@@ -68,7 +70,7 @@ def version_shown(page: Any, fake: FakeFiggie, me: int | None = 0) -> None:
 def suit_with(fake: FakeFiggie, side: str, seat: int = 0) -> str | None:
     book = fake.state.book()
     for suit in SUITS:
-        quotes = [q for q in book[suit][side] if q["seat"] != seat]  # type: ignore[index]
+        quotes = [q for q in book[suit][side] if q["seat"] != seat]
         if quotes and (side == "asks" or fake.state.market.hands[seat][SUITS.index(suit)]):
             return suit
     return None
@@ -94,7 +96,7 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     # Buy at the best ask with one press: the card and the chips move, the tape says so.
     suit = trade_until(fake, "asks")
     version_shown(page, fake)
-    ask = next(q for q in fake.state.book()[suit]["asks"] if q["seat"] != 0)  # type: ignore[index]
+    ask = next(q for q in fake.state.book()[suit]["asks"] if q["seat"] != 0)
     chips = fake.state.market.chips[0]
     held = fake.state.market.hands[0][SUITS.index(suit)]
     button = page.locator(f"#fig-lift-{suit}")
@@ -135,7 +137,7 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     version_shown(page, fake)
     suit = trade_until(fake, "asks")
     version_shown(page, fake)
-    best_ask = fake.state.book()[suit]["best_ask"]["price"]  # type: ignore[index]
+    best_ask = fake.state.book()[suit]["best_ask"]["price"]
     tape = len(fake.state.market.tape)
     page.locator(f"#fig-bid-price-{suit}").fill(str(best_ask))
     page.locator(f"#fig-bid-{suit}").click()
@@ -165,7 +167,7 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     fake.pass_deadline()
     page.locator("#fig-goal").wait_for()
     settled = fake.state.view(0)["settlement"]
-    goal = settled["goal_suit"]  # type: ignore[index]
+    goal = settled["goal_suit"]
     assert (
         f"The goal suit was {'♠♣♥♦'[SUITS.index(goal)]} {goal}"
         in page.locator("#fig-goal").inner_text()
@@ -174,8 +176,8 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     assert rows.count() == 4
     for i in range(4):
         cells = rows.nth(i).locator("td").all_inner_texts()
-        assert cells[1] == str(settled["payouts"][i])  # type: ignore[index]
-        assert cells[2] == str(settled["chips"][i])  # type: ignore[index]
+        assert cells[1] == str(settled["payouts"][i])
+        assert cells[2] == str(settled["chips"][i])
     page.locator("#fig-verified.verified").wait_for()
     said = page.locator("#announcer").inner_text()
     assert said.startswith(f"Trading is over. The goal suit was {goal}. You end with ")
@@ -265,7 +267,7 @@ def test_the_market_fits_the_screen_with_big_targets(
     boxes = [page.locator(f"#fig-lift-{s}").bounding_box() for s in SUITS]
     for box in boxes:
         assert box is not None and box["height"] >= 44 and box["width"] >= 44
-    tops = [page.locator(f"#fig-name-{s}").bounding_box()["y"] for s in SUITS]  # type: ignore[index]
+    tops = [page.locator(f"#fig-name-{s}").bounding_box()["y"] for s in SUITS]
     assert tops == sorted(tops), "the suits are rows, one under another"
     if size == "phone":
         lift = page.locator("#fig-lift-spades").bounding_box()
@@ -281,7 +283,7 @@ def test_an_ask_taken_by_someone_else_first_is_refused_in_the_service_s_words_an
     page = open_table(new_page, server, fake, "desktop")
     suit = trade_until(fake, "asks")
     version_shown(page, fake)
-    ask = next(q for q in fake.state.book()[suit]["asks"] if q["seat"] != 0)  # type: ignore[index]
+    ask = next(q for q in fake.state.book()[suit]["asks"] if q["seat"] != 0)
     assert page.locator(f"#fig-lift-{suit}").inner_text().strip() == f"Buy at {ask['price']}"
     # The page's view goes stale; another player lifts that ask first (and the trade clears
     # every quote), then the person presses Buy on what the page still shows.

@@ -11,6 +11,7 @@ import os
 import random
 import shutil
 import subprocess
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,7 @@ def _games(rng: random.Random) -> tuple[list[dict[str, Any]], list[Any], list[di
         n = 4 if g % 2 else 5
         rules = FiggieRules(max_price=rng.choice([12, 30]), starting_chips=rng.choice([350, 200]))
         seed = rng.randbytes(32)
-        state = game.setup(rules, n, lambda seed=seed: seed, now=0.0)
+        state = game.setup(rules, n, partial(bytes, seed), now=0.0)
         for k in range(rng.randint(20, 160)):
             seat = rng.randrange(n)
             with contextlib.suppress(MoveRefused):

@@ -88,6 +88,7 @@ class FakeFiggie:
     def body(self, seat: int | None) -> dict[str, Any]:
         st = self.state
         turn = st.turn()
+        result = st.result()
         return {
             "game_uuid": self.game_uuid,
             "kind": "figgie",
@@ -109,11 +110,11 @@ class FakeFiggie:
             "view": st.view(seat, now=self.clock),
             "events": [],
             "result": None
-            if st.result() is None
+            if result is None
             else {
-                "places": list(st.result().places),  # type: ignore[union-attr]
-                "reason": "settled",
-                "scores": list(st.result().scores or ()),  # type: ignore[union-attr]
+                "places": list(result.places),
+                "reason": result.reason,
+                "scores": list(result.scores or ()),
             },
         }
 
