@@ -9,7 +9,7 @@ import {
   bestOther, canDo, cardsText, confirmText, chipsText, clockText, deckText, orderText, ownQuote, parsePrice, replaySteps,
   settlementRows, signed, stepPrice, suggestedPrice, SUITS, tapeLines, tradeNews, tradeText, tradingLeft,
 } from "../../app/web/static/figgiemarket.js";
-import { DECKS, dealFiggie, GOAL, verifyFiggie } from "../../app/web/static/figgiedeal.js";
+import { DECKS, dealFiggie, GOAL, goalChances, verifyFiggie } from "../../app/web/static/figgiedeal.js";
 import { GAMES } from "../../app/web/static/games.js";
 
 const SEATS = ["ann", "bob", "cy", "dee"];
@@ -159,6 +159,13 @@ test("the twelve decks and their goal suits are the engine's", () => {
   }
 });
 
+test("with no cards known every suit is the goal a quarter of the time, and counts no deck holds have no chances", () => {
+  assert.deepEqual(goalChances([0, 0, 0, 0]).map((p) => Math.round(p * 1000)), [250, 250, 250, 250]);
+  assert.equal(goalChances([13, 0, 0, 0]), null);
+  const p = goalChances([5, 2, 2, 1]);
+  assert.ok(Math.abs(p.reduce((a, b) => a + b, 0) - 1) < 1e-12);
+});
+
 test("Figgie's entry in the registry is the game of kind figgie, with no keys on a turn", () => {
   assert.equal(GAMES.figgie.kind, "figgie");
   assert.equal(GAMES.figgie.name, "Figgie");
@@ -205,7 +212,8 @@ const CASES = process.env.FIGGIE_JS_CASES ? JSON.parse(readFileSync(process.env.
 
 if (CASES) {
   test("the page's reading of each seat's choices, the settlement, the replay and the deal agree with the engine's", async () => {
-    const found = { can: [], rows: [], lastChips: [], verified: [], dealt: [], deckText: [] };
+    const found = { can: [], rows: [], lastChips: [], verified: [], dealt: [], deckText: [], chances: [] };
+    for (const counts of CASES.counts) found.chances.push(goalChances(counts));
     for (const c of CASES.positions) {
       found.can.push(SUITS.map((s) => {
         const can = canDo(c.view, s, c.seat);

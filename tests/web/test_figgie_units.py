@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from engine.figgie.decks import goal_probabilities
 from engine.figgie.game import FiggieGame, FiggieRules, FiggieState, Order
 from engine.figgie.market import ASK, BID, CANCEL_ASK, CANCEL_BID, HIT, LIFT
 from engine.protocol import MoveRefused
@@ -126,7 +127,16 @@ def test_the_page_offers_exactly_the_orders_the_engine_takes_and_reads_its_settl
     wrong_seed["seed"] = "00" * 32
     tampered.append({"settlement": wrong_seed, "commitment": settled[0]["view"]["commitment"]})
 
-    cases = {"positions": positions, "settled": settled, "tampered": tampered}
+    suits = ("spades", "clubs", "hearts", "diamonds")
+    known_cards = [[rng.randint(0, 6) for _ in range(4)] for _ in range(40)]
+    for g in settled:
+        known_cards += [[h[s] for s in suits] for h in g["view"]["settlement"]["initial_hands"]]
+    cases = {
+        "positions": positions,
+        "settled": settled,
+        "tampered": tampered,
+        "counts": known_cards,
+    }
     result = _run(cases, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     line = next(x for x in result.stdout.splitlines() if "FIGGIE_DUMP " in x)
@@ -166,3 +176,10 @@ def test_the_page_offers_exactly_the_orders_the_engine_takes_and_reads_its_settl
         for g in settled
     ]
     assert [d["hands"] for d in dump["dealt"]] == hands
+    for found, known in zip(dump["chances"], known_cards, strict=True):
+        try:
+            want = goal_probabilities(known)
+        except ValueError:
+            assert found is None
+            continue
+        assert found == pytest.approx(want, abs=1e-12)

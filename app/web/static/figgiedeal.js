@@ -72,3 +72,23 @@ export async function verifyFiggie(settlement, commitment) {
     return { ok: false, reason: "the settlement cannot be read" };
   }
 }
+
+function choose(n, k) {
+  if (k < 0 || k > n) return 0;
+  let r = 1;
+  for (let i = 1; i <= k; i++) r = (r * (n - k + i)) / i;
+  return Math.round(r);
+}
+
+/** The chance each suit is the goal (spades, clubs, hearts, diamonds), given cards known to
+ * exist (`counts` per suit: a hand), the twelve decks equally likely beforehand: deck i's
+ * weight is the product over suits of C(its cards of the suit, the known ones), as
+ * engine/figgie/decks.py `goal_probabilities`. null for counts no deck holds. */
+export function goalChances(counts) {
+  const weights = DECKS.map((d) => d.reduce((w, n, s) => w * choose(n, counts[s] || 0), 1));
+  const total = weights.reduce((a, b) => a + b, 0);
+  if (!total) return null;
+  const out = [0, 0, 0, 0];
+  weights.forEach((w, i) => { out[GOAL[i]] += w / total; });
+  return out;
+}

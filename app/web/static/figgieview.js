@@ -8,10 +8,10 @@
 // suit, so a new state never replaces a control in use: a price box keeps its focus and its
 // typed value while the book changes.
 import { useEffect, useReducer, useRef, useState } from "./hooks.js";
-import { api } from "./api.js";
+import { api, pref, setPref } from "./api.js";
 import { words } from "./errors.js";
 import { urgency } from "./table.js";
-import { verifyFiggie } from "./figgiedeal.js";
+import { goalChances, verifyFiggie } from "./figgiedeal.js";
 import {
   canDo, cardsText, chipsText, clockText, commonSuit, confirmText, deckText, parsePrice, replaySteps, seatName,
   settlementRows, signed, stepPrice, SUIT_SYMBOL, SUITS, suggestedPrice, tapeLines, tradeNews, tradingLeft, whoText,
@@ -235,6 +235,19 @@ export function TapeReplay({ view, seats, me, startingChips }) {
   </section>`;
 }
 
+/** On asking: the chance each suit is the goal, from the cards in this person's hand (the
+ * twelve decks weighed as the engine's agents weigh them; the others' trades not counted). */
+function Chances({ hand }) {
+  const [on, setOn] = useState(pref("figgie-odds", false));
+  const chances = on && hand ? goalChances(SUITS.map((s) => hand[s] || 0)) : null;
+  return html`<div class="fig-chances">
+    <label class="check"><input type="checkbox" id="fig-odds" checked=${on}
+      onChange=${(e) => { const v = e.currentTarget.checked; setPref("figgie-odds", v); setOn(v); }} /> Show the chance each suit is the goal, from your cards</label>
+    ${chances ? html`<p class="small" id="fig-chances">${SUITS.map((s, i) => html`<span key=${s} class="fig-chance"><${Sym} suit=${s} /> ${s} ${Math.round(100 * chances[i])}%</span>`)}
+      <span class="muted"> (your cards only; the others' trades say more)</span></p>` : null}
+  </div>`;
+}
+
 /** The game in play (and over): the shared table draws it under its heading. */
 export function Board({ st, s, actions }) {
   const { view, you, seats, startingChips } = tableOf(st);
@@ -270,7 +283,8 @@ export function Board({ st, s, actions }) {
       <p class="fig-clock-line"><${FiggieClock} view=${view} limit=${limit} /></p>
       ${you !== null ? html`<p class="fig-you"><span>Your chips: <b id="fig-chips">${view.chips[you]}</b></span>
         <span class="fig-hand" id="fig-hand" role="group" aria-label="Your hand">${SUITS.map((suit) => html`<span key=${suit} class="fig-card">
-          <${Sym} suit=${suit} /> ${cardsText(view.hand ? view.hand[suit] : 0, suit)}</span>`)}</span></p>`
+          <${Sym} suit=${suit} /> ${cardsText(view.hand ? view.hand[suit] : 0, suit)}</span>`)}</span></p>
+        ${settled ? null : html`<${Chances} hand=${view.hand} />`}`
         : html`<p class="muted" id="fig-watching">You see no hand until the settlement: every hand is shown then.</p>`}
     </section>
     ${settled ? html`<${Settlement} view=${view} seats=${seats} me=${you} startingChips=${startingChips} />` : null}
