@@ -207,6 +207,27 @@ test("Figgie's order action posts the order to the figgie route with the seat's 
   }
 });
 
+test("an order whose answer is lost is sent once more with the same idempotency key, and taken once", async () => {
+  const realFetch = globalThis.fetch;
+  globalThis.document ??= { getElementById: () => null };
+  const keys = [];
+  globalThis.fetch = async (path, init) => {
+    keys.push(init.headers["Idempotency-Key"]);
+    if (keys.length === 1) throw new TypeError("network");
+    return { ok: true, status: 200, headers: { get: () => null }, json: async () => ({ version: 2, view: viewWith() }) };
+  };
+  try {
+    const s = { state: { version: 1, you: 0, view: viewWith() }, figgieProblems: {} };
+    const acts = GAMES.figgie.moves({ s, game: "g", token: () => "t", changed: () => {} });
+    assert.equal(await acts.figgieOrder({ type: "lift", suit: "hearts" }), true);
+    assert.equal(keys.length, 2);
+    assert.equal(keys[0], keys[1]);
+    assert.equal(s.state.version, 2);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
+
 // ------------------------------------------------------------------ against the engine
 const CASES = process.env.FIGGIE_JS_CASES ? JSON.parse(readFileSync(process.env.FIGGIE_JS_CASES, "utf8")) : null;
 

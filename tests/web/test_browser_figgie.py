@@ -133,6 +133,8 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     assert "Your bid 3" in page.locator(".fig-clubs .fig-mine").inner_text()
     page.locator("#fig-cancel-bid-clubs").click()
     page.locator("#fig-cancel-bid-clubs").wait_for(state="detached")
+    # the button went with its quote: the focus is on the clubs bid price, not lost to the page
+    page.wait_for_function("document.activeElement.id === 'fig-bid-price-clubs'")
     assert fake.orders[-1] == {"type": "cancel_bid", "suit": "clubs"}
 
     # A refusal is shown under its suit in the service's words, and nothing changed.

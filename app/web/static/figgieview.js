@@ -275,6 +275,21 @@ export function Board({ st, s, actions }) {
     const at = document.activeElement;
     if (!at || at === document.body) document.getElementById("fig-settle-title")?.focus();
   }, [settled]);
+  // A Cancel button goes when its quote goes (cancelled, or cleared by any trade): if it had
+  // the focus, the focus goes to the price box of the same suit and side, not to the page.
+  const lastFocus = useRef(null);
+  useEffect(() => {
+    const onFocus = (e) => { lastFocus.current = e.target && e.target.id ? e.target.id : null; };
+    document.addEventListener("focusin", onFocus);
+    return () => document.removeEventListener("focusin", onFocus);
+  }, []);
+  useEffect(() => {
+    const id = lastFocus.current;
+    const gone = id && /^fig-cancel-(bid|ask)-(\w+)$/.exec(id);
+    if (!gone || document.getElementById(id)) return;
+    const at = document.activeElement;
+    if (!at || at === document.body) document.getElementById(`fig-${gone[1]}-price-${gone[2]}`)?.focus();
+  });
   if (!view) return null;
   const problems = s.figgieProblems || {};
   const limit = (st.rules && st.rules.trading_seconds) || 240;
@@ -320,10 +335,14 @@ export function moves(ctx) {
     async figgieOrder(order) {
       const before = s.state && s.state.view;
       const me = s.state && Number.isInteger(s.state.you) ? s.state.you : null;
+      const key = crypto.randomUUID(); // a retry of a lost answer is the same order, done once
+      const send = () => api(`/figgie/games/${game}/move`, { method: "POST", body: order, token: token(), key });
       try {
-        const { data } = await api(`/figgie/games/${game}/move`, {
-          method: "POST", body: order, token: token(), key: crypto.randomUUID(),
-        });
+        let data;
+        try { ({ data } = await send()); } catch (e) {
+          if (!(e && e.status === 0)) throw e;
+          ({ data } = await send());
+        }
         s.figgieProblems = { ...(s.figgieProblems || {}), [order.suit]: null };
         announce(confirmText(order, before, data && data.view, me));
         if (typeof ctx.take === "function") await ctx.take(data);
