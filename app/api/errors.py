@@ -42,6 +42,12 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     ladder.AccountBusy: 409,
     rules.AlreadyOut: 409,
     service.TooManyReactions: 429,
+    service.TooManyOrders: 429,
+    service.UnknownGameKind: 404,
+    service.TableNotFound: 404,
+    service.SeatSecretRefused: 403,
+    service.MalformedByGame: 422,
+    service.RefusedByGame: 409,
     ladder.TooManyAccounts: 429,
     service.ConflictError: 409,
     service.GameNotFinished: 409,
@@ -106,7 +112,9 @@ def install(app: FastAPI) -> None:
             )
         if status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"
-        if isinstance(exc, service.TooManyReactions | ladder.TooManyAccounts):
+        if isinstance(exc, service.TooManyReactions | service.TooManyOrders):
+            response.headers["Retry-After"] = str(exc.retry_after)
+        if isinstance(exc, ladder.TooManyAccounts):
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
 

@@ -28,6 +28,9 @@ def build() -> typer.Typer:
         pass
     else:
         arena.register(cli)
+        from app.cli import bridge  # noqa: PLC0415
+
+        bridge.register(cli)
     return cli
 
 

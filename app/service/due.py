@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import logging
 import secrets
-from dataclasses import dataclass
 from typing import Final
 
 from app.service import timing
-from app.service.base import UseCases
 from app.service.errors import ConflictError, GameNotFound
+from app.service.match_due import Advance, MatchClock
 from app.service.writes import Outcome, reply
 from app.store.base import DueGame, GameDoc
 from engine.game import Game, RoundRecord
+from engine.match import BLEF
 from engine.observation import Observation
 
 log = logging.getLogger("blef.clock")
@@ -39,25 +39,15 @@ log = logging.getLogger("blef.clock")
 SWEEP_LIMIT: Final = 100
 
 
-@dataclass(frozen=True, slots=True)
-class Advance:
-    """What :meth:`WhenDue.advance` found and did.
-
-    ``acted``: whether it changed the game. ``version`` and ``due_at``: the game's version
-    now and when it is next due (None: nothing due, or the game is gone).
-    """
-
-    acted: bool
-    version: int | None
-    due_at: float | None
-
-
-class WhenDue(UseCases):
+class WhenDue(MatchClock):
     def advance(self, game_uuid: str, version: int) -> Advance:
-        """Act on ``game_uuid`` if it is still at ``version`` and due by now."""
+        """Act on ``game_uuid`` if it is still at ``version`` and due by now (a table of
+        another game than Blef: app/service/match_due.py)."""
         doc = self.store.load(game_uuid)
         if doc is None:
             return Advance(False, None, None)
+        if doc.kind != BLEF:
+            return self.advance_match(doc, version)
         if doc.version != version or doc.due_at is None or doc.due_at > self.now:
             return Advance(False, doc.version, doc.due_at)
         saved: list[GameDoc] = []

@@ -147,3 +147,51 @@ class ProfaneNickname(ServiceError):
     code = "profane_nickname"
     reason: ClassVar[str] = "profanity"
     default_message = "This nickname is not allowed: it reads as a rude word. Choose another one"
+
+
+class UnknownGameKind(ServiceError):
+    """A game kind the service does not host (HTTP 404)."""
+
+    code = "unknown_game_kind"
+    default_message = "No game of that kind is hosted here"
+
+
+class SeatSecretRefused(NotAPlayer):
+    """A table's route sent no Bearer secret where one is needed, or one that is no seat's
+    at that table (HTTP 403)."""
+
+    default_message = (
+        "The Authorization: Bearer <player_uuid> header is not the secret of a seat at this table"
+    )
+
+
+class RefusedByGame(ServiceError):
+    """A game's own refusal (engine/protocol.py) of a move or rules at a table of any game
+    but Blef, with the game's stable code and sentence: ``move_refused`` and its subclasses
+    (HTTP 409), or ``malformed_move`` / ``invalid_rules`` (HTTP 422, :class:`MalformedByGame`)."""
+
+    code = "move_refused"
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message)
+        vars(self)["code"] = code  # the game's own code, as it names the rule
+
+
+class MalformedByGame(RefusedByGame):
+    code = "malformed_move"
+
+
+class TooManyOrders(ServiceError):
+    """A seat's moves past its rate at a table (HTTP 429, with ``Retry-After``)."""
+
+    code = "too_many_orders"
+    default_message = "Too many moves from this seat; wait a moment"
+
+    def __init__(self, message: str | None = None, *, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class TableNotFound(GameNotFound):
+    """No table of that kind with that UUID, at a table's routes (HTTP 404; Blef's
+    established routes answer ``game_not_found`` with 400, as they always have)."""

@@ -14,6 +14,10 @@ app/service/table.py    leave, remove_player, remove_by, resign, set_ready,
 app/service/play.py     play
 app/service/reading.py  viewer, state, list_public, list_public_page, record, odds
 app/service/due.py      advance, sweep (what time does: AI moves, timeouts)
+app/service/matches.py  tables of any other game: game_info, list_tables, table,
+                        create_table, join_table, leave_table, ready_table,
+                        start_table, seat_agent, remove_from_table, move
+app/service/match_due.py  advance_match (what time does at those tables)
 ======================  ===============================================================
 
 Every change goes through app/service/writes.py. The service takes and returns plain values;
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 from app.service.due import WhenDue
 from app.service.lobby import Lobby
+from app.service.matches import Matches
 from app.service.moving import Moving
 from app.service.play import Play
 from app.service.reading import Reading
@@ -35,6 +40,6 @@ from app.service.rematch import Rematch
 from app.service.table import Table
 
 
-class GameService(Lobby, Rematch, Moving, Table, Play, Reading, WhenDue):
+class GameService(Lobby, Rematch, Moving, Table, Play, Reading, WhenDue, Matches):
     """The use cases of every area (see the module docstring); built with a store and the
     settings, and ``clock``, ``new_uuid``, ``seed_source``, ``agent_factory`` for tests."""

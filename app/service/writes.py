@@ -28,10 +28,10 @@ import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from app.config.settings import Settings
-from app.service import timing
+from app.service import match_timing, timing
 from app.service.errors import (
     ConflictError,
     GameNotFound,
@@ -44,6 +44,7 @@ from app.service.responses import snapshot_body, state_body
 from app.store.base import Conflict, GameDoc, RoundSnapshot, Store
 from engine.dealing import SeedSource
 from engine.game import Game, RoundRecord
+from engine.match import BLEF, Match
 from engine.views import view_for
 
 log = logging.getLogger("blef.service")
@@ -87,6 +88,8 @@ class Outcome:
 
 
 Decide = Callable[[GameDoc, Game], Outcome]
+G = TypeVar("G")
+T = TypeVar("T")
 
 
 def reply(body: Body) -> Reply:
@@ -158,13 +161,13 @@ class WritePath:
             except Exception:
                 log.exception("listener_failed")
 
-    def load(self, game_uuid: str) -> GameDoc:
-        """The game, or :class:`GameNotFound` in the established wording."""
+    def load(self, game_uuid: str, kind: str | None = BLEF) -> GameDoc:
+        """The game, or :class:`GameNotFound` in the established wording; with ``kind``,
+        a game of another kind is not found either (a table of one game is never read or
+        changed as another's)."""
         doc = self.store.load(game_uuid)
-        if doc is None:
-            # The established wording names the parameter, as for every bad input.
-            reason = GameNotFound.default_message
-            raise GameNotFound(InvalidParameter("game_uuid", game_uuid, reason).message)
+        if doc is None or (kind is not None and doc.kind != kind):
+            raise _not_found(game_uuid)
         return doc
 
     def change(
@@ -178,16 +181,83 @@ class WritePath:
         expected_version: int | None = None,
         read: GameDoc | None = None,
     ) -> Body:
-        """Apply ``decide`` to the game (see the module docstring). With ``key``, a repeat
-        of the same request (``fingerprint``) gets the first reply. With
+        """Apply ``decide`` to the Blef game (see the module docstring). With ``key``, a
+        repeat of the same request (``fingerprint``) gets the first reply. With
         ``expected_version``, the change is refused (:class:`StaleVersion`) unless the game
         is still at that version: how the clock acts on what it decided from that version.
         ``read`` is the game as the caller has just read it: the first attempt starts from
         it instead of reading the game again."""
+        return self._change(
+            game_uuid,
+            BLEF,
+            self._open_blef,
+            decide,
+            self._stamp,
+            key=key,
+            fingerprint=fingerprint,
+            retry=retry,
+            expected_version=expected_version,
+            read=read,
+        )
+
+    def change_match(
+        self,
+        game_uuid: str,
+        kind: str,
+        decide: Callable[[GameDoc, Match], Outcome],
+        *,
+        key: str | None = None,
+        fingerprint: str = "",
+        retry: Retry = Retry.NEVER,
+        expected_version: int | None = None,
+        read: GameDoc | None = None,
+    ) -> Body:
+        """:meth:`change` for a table of ``kind`` (any game but Blef, engine/match.py): the
+        same loading, idempotency, conditional save, retries and announcements; the times
+        are the match's (app/service/match_timing.py). ``decide`` sees the match with no
+        events yet: what it applies are the events this version shows."""
+        return self._change(
+            game_uuid,
+            kind,
+            self._open_match,
+            decide,
+            self._stamp_match,
+            key=key,
+            fingerprint=fingerprint,
+            retry=retry,
+            expected_version=expected_version,
+            read=read,
+        )
+
+    def _open_blef(self, doc: GameDoc) -> tuple[Game, timing.Turn]:
+        game = Game.from_dict(doc.state, seed_source=self.seed_source)
+        return game, timing.turn_of(game)
+
+    def _open_match(self, doc: GameDoc) -> tuple[Match, int]:
+        match = Match.from_dict(doc.state, seeds=self.seed_source)
+        match.events = []
+        return match, match.step
+
+    def _change(
+        self,
+        game_uuid: str,
+        kind: str,
+        open_game: Callable[[GameDoc], tuple[G, T]],
+        decide: Callable[[GameDoc, G], Outcome],
+        stamp: Callable[[GameDoc, GameDoc, G, T, Sequence[RoundRecord]], list[RoundSnapshot]],
+        *,
+        key: str | None,
+        fingerprint: str,
+        retry: Retry,
+        expected_version: int | None,
+        read: GameDoc | None,
+    ) -> Body:
         gid = parse_game_uuid(game_uuid)
         decided_on: dict[str, Any] | None = None
         for attempt in range(1 if retry is Retry.NEVER else RETRIED_ATTEMPTS):
-            doc = read if read is not None and attempt == 0 else self.load(gid)
+            doc = read if read is not None and attempt == 0 else self.load(gid, kind)
+            if doc.kind != kind:
+                raise _not_found(gid)
             if key is not None:
                 earlier = _earlier_reply(doc, key, fingerprint)
                 if earlier is not None:
@@ -198,8 +268,7 @@ class WritePath:
                 decided_on = doc.state
             if expected_version is not None and doc.version != expected_version:
                 raise StaleVersion
-            game = Game.from_dict(doc.state, seed_source=self.seed_source)
-            turn_before = timing.turn_of(game)
+            game, turn_before = open_game(doc)
             work = replace(
                 doc,
                 player_uuids=dict(doc.player_uuids),
@@ -209,7 +278,7 @@ class WritePath:
             outcome = decide(work, game)
             if not outcome.changed:
                 return _stands(outcome, outcome.reply(doc, ()))
-            snapshots = self._stamp(doc, work, game, turn_before, outcome.ended)
+            snapshots = stamp(doc, work, game, turn_before, outcome.ended)
             body = outcome.reply(work, snapshots)
             if key is not None:
                 _remember(work, key, fingerprint, body)
@@ -222,10 +291,36 @@ class WritePath:
                 continue
             return _stands(outcome, body)
         if key is not None:  # the winner of the race may have been our own retry
-            earlier = _earlier_reply(self.load(gid), key, fingerprint)
+            earlier = _earlier_reply(self.load(gid, kind), key, fingerprint)
             if earlier is not None:
                 return earlier
         raise ConflictError
+
+    def _stamp_match(
+        self,
+        doc: GameDoc,
+        work: GameDoc,
+        match: Match,
+        step_before: int,
+        _ended: Sequence[RoundRecord],
+    ) -> list[RoundSnapshot]:
+        """A match's new version: state, version, times, and when it is next due."""
+        now = self.clock()
+        work.state = match.to_dict()
+        work.version = doc.version + 1
+        work.last_modified = max(now, doc.last_modified + TICK)
+        work.expires_at = int(now) + self.settings.game_ttl_seconds
+        due = match_timing.plan(
+            step_before,
+            match,
+            now=now,
+            time_limit=work.time_limit,
+            think_seconds=self.settings.ai_think_seconds,
+            deadline_before=doc.move_deadline,
+            due_before=doc.due_at,
+        )
+        work.move_deadline, work.due_at = due.move_deadline, due.due_at
+        return []
 
     def _stamp(
         self,
@@ -263,6 +358,12 @@ class WritePath:
             )
             for i, record in enumerate(ended)
         ]
+
+
+def _not_found(game_uuid: str) -> GameNotFound:
+    # The established wording names the parameter, as for every bad input.
+    reason = GameNotFound.default_message
+    return GameNotFound(InvalidParameter("game_uuid", game_uuid, reason).message)
 
 
 def _stands(outcome: Outcome, body: Body) -> Body:

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from engine.facts import Status
+from engine.match import facts as match_facts
+from engine.match import kind_of
 from engine.serialise import StoredGame, summary
 
 
@@ -49,9 +51,17 @@ class GameDoc:
     social: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def kind(self) -> str:
+        """The game's kind (``"blef"`` for a game stored without one)."""
+        return kind_of(self.state)
+
+    @property
     def facts(self) -> StoredGame:
         """The public facts of the stored game, as the engine reads its own format."""
-        return summary(self.state)
+        state = self.state
+        if "kind" in state:  # a match (engine/match.py): any game but Blef
+            return match_facts(state)
+        return summary(state)
 
     @property
     def public(self) -> bool:
@@ -190,12 +200,17 @@ class GameStore(Protocol):
         """Every snapshot of a game, in round order."""
 
     def list_public(
-        self, since: float, limit: int, after: tuple[float, str] | None = None
+        self,
+        since: float,
+        limit: int,
+        after: tuple[float, str] | None = None,
+        kind: str = "blef",
     ) -> list[PublicGame]:
-        """Listed games (public, not started) modified at or after ``since``, newest first
-        (ties by game UUID, descending), at most ``limit`` of them; with ``after`` (the
-        ``(last_modified, game_uuid)`` of the last entry of the previous page) only those that
-        come after it in that order: how a client pages through the whole list."""
+        """Listed games (public, not started) of the game ``kind`` modified at or after
+        ``since``, newest first (ties by game UUID, descending), at most ``limit`` of them;
+        with ``after`` (the ``(last_modified, game_uuid)`` of the last entry of the previous
+        page) only those that come after it in that order: how a client pages through the
+        whole list."""
 
     def find_create_key(self, key_hash: str) -> str | None:
         """The game a keyed create made, by the hash of its Idempotency-Key, or None."""

@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS games (
     expires_at    INTEGER NOT NULL,
     room          INTEGER NOT NULL,
     nicknames     TEXT NOT NULL,
-    due_at        REAL
+    due_at        REAL,
+    kind          TEXT NOT NULL DEFAULT 'blef'
 );
 CREATE INDEX IF NOT EXISTS games_listed ON games (listed, last_modified);
 CREATE TABLE IF NOT EXISTS rounds (
@@ -63,6 +64,8 @@ _MIGRATIONS = (
     # EXISTS, so each is tried and "duplicate column" ignored).
     "ALTER TABLE games ADD COLUMN due_at REAL",
     "ALTER TABLE rounds ADD COLUMN last_modified REAL NOT NULL DEFAULT 0",
+    # Files made before games of other kinds: every game in them is Blef.
+    "ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'blef'",
 )
 _DUE_INDEX = "CREATE INDEX IF NOT EXISTS games_due ON games (due_at) WHERE due_at IS NOT NULL"
 
@@ -104,7 +107,7 @@ class SqliteStore:
     # ------------------------------------------------------------------ the protocol
 
     @staticmethod
-    def _row(doc: GameDoc) -> tuple[int, str, int, float, int, int, str, float | None, str]:
+    def _row(doc: GameDoc) -> tuple[int, str, int, float, int, int, str, float | None, str, str]:
         return (
             doc.version,
             json.dumps(doc.to_dict(), separators=(",", ":")),
@@ -114,6 +117,7 @@ class SqliteStore:
             doc.room,
             json.dumps(doc.nicknames),
             doc.due_at,
+            doc.kind,
             doc.game_uuid,
         )
 
@@ -122,7 +126,7 @@ class SqliteStore:
             with self._write() as conn:
                 conn.execute(
                     "INSERT INTO games (version, doc, listed, last_modified, expires_at, room,"
-                    " nicknames, due_at, game_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " nicknames, due_at, kind, game_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     self._row(doc),
                 )
         except sqlite3.IntegrityError:
@@ -146,7 +150,7 @@ class SqliteStore:
         with self._write() as conn:
             updated = conn.execute(
                 "UPDATE games SET version = ?, doc = ?, listed = ?, last_modified = ?,"
-                " expires_at = ?, room = ?, nicknames = ?, due_at = ?"
+                " expires_at = ?, room = ?, nicknames = ?, due_at = ?, kind = ?"
                 " WHERE game_uuid = ? AND version = ?",
                 (*self._row(doc), expected_version),
             ).rowcount
@@ -196,10 +200,14 @@ class SqliteStore:
         return [RoundSnapshot(game_uuid, n, json.loads(data), lm) for n, data, lm in rows]
 
     def list_public(
-        self, since: float, limit: int, after: tuple[float, str] | None = None
+        self,
+        since: float,
+        limit: int,
+        after: tuple[float, str] | None = None,
+        kind: str = "blef",
     ) -> list[PublicGame]:
         page = ""
-        args: tuple[object, ...] = (since, int(self.clock()))
+        args: tuple[object, ...] = (kind, since, int(self.clock()))
         if after is not None:
             page = " AND (last_modified < ? OR (last_modified = ? AND game_uuid < ?))"
             args = (*args, after[0], after[0], after[1])
@@ -207,7 +215,7 @@ class SqliteStore:
             self._connection()
             .execute(
                 "SELECT game_uuid, room, nicknames, last_modified FROM games"
-                " WHERE listed = 1 AND last_modified >= ? AND expires_at >= ?"
+                " WHERE listed = 1 AND kind = ? AND last_modified >= ? AND expires_at >= ?"
                 + page
                 + " ORDER BY last_modified DESC, game_uuid DESC LIMIT ?",
                 (*args, limit),

@@ -11,6 +11,7 @@ from app.store.base import GameDoc, RoundSnapshot
 from engine.dealing import seed_sequence
 from engine.facts import CHECK
 from engine.game import Game
+from engine.match import Match
 
 WEEK = 7 * 24 * 3600
 
@@ -23,6 +24,16 @@ def lobby_game(*nicknames: str, public: bool = True) -> Game:
     if nicknames:
         game.set_public(public, by=nicknames[0])
     return game
+
+
+def lobby_match(kind: str, *nicknames: str, public: bool = True) -> Match:
+    """A table of ``kind`` (not Blef) in the lobby: ``nicknames`` joined."""
+    match = Match.new(kind)
+    for nickname in nicknames:
+        match.join(nickname)
+    if nicknames:
+        match.table.set_public(public, by=nicknames[0])
+    return match
 
 
 def running_game(*nicknames: str, bets: int = 1) -> Game:
@@ -48,7 +59,7 @@ def play_rounds(game: Game, rounds: int) -> list[RoundSnapshot]:
 
 
 def new_doc(
-    game: Game,
+    game: Game | Match,
     *,
     game_uuid: str | None = None,
     room: int = 1,
@@ -71,7 +82,7 @@ def new_doc(
     return dataclasses.replace(doc, **changes)
 
 
-def next_doc(doc: GameDoc, game: Game | None = None, **changes: Any) -> GameDoc:
+def next_doc(doc: GameDoc, game: Game | Match | None = None, **changes: Any) -> GameDoc:
     """The document a successful change of ``doc`` would save (version one higher)."""
     state = doc.state if game is None else game.to_dict()
     later = doc.last_modified + 0.25

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.store.base import GameDoc, GameStore, PublicGame
-from tests.store.games import lobby_game, new_doc, next_doc, running_game
+from tests.store.games import lobby_game, lobby_match, new_doc, next_doc, running_game
 
 T0 = 1_763_700_000.5
 
@@ -110,3 +110,26 @@ def test_pages_after_a_position_continue_where_the_last_page_ended(store: GameSt
             break
         after = (page[-1].last_modified, page[-1].game_uuid)
     assert seen == expected
+
+
+def test_each_kind_of_game_has_its_own_list_and_blefs_stays_blefs_alone(
+    store: GameStore,
+) -> None:
+    blef = new_doc(lobby_game("alice"), last_modified=T0)
+    economancy = new_doc(lobby_match("economancy", "ann"), last_modified=T0 + 1)
+    figgie = new_doc(lobby_match("figgie", "bea", "cid"), last_modified=T0 + 2)
+    for doc in (blef, economancy, figgie):
+        store.create(doc)
+    assert store.list_public(since=0, limit=10) == [entry(blef)]
+    assert store.list_public(since=0, limit=10, kind="blef") == [entry(blef)]
+    assert store.list_public(since=0, limit=10, kind="economancy") == [entry(economancy)]
+    assert store.list_public(since=0, limit=10, kind="figgie") == [entry(figgie)]
+    assert entry(figgie).players == ["bea", "cid"]
+
+
+def test_a_table_of_another_kind_leaves_its_list_once_private(store: GameStore) -> None:
+    doc = new_doc(lobby_match("economancy", "ann"), last_modified=T0)
+    store.create(doc)
+    private = next_doc(doc, lobby_match("economancy", "ann", public=False))
+    store.save(private, expected_version=1)
+    assert store.list_public(since=0, limit=10, kind="economancy") == []

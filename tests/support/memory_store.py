@@ -72,14 +72,18 @@ class MemoryStore:
             return copy.deepcopy(sorted(found, key=lambda s: s.round_number))
 
     def list_public(
-        self, since: float, limit: int, after: tuple[float, str] | None = None
+        self,
+        since: float,
+        limit: int,
+        after: tuple[float, str] | None = None,
+        kind: str = "blef",
     ) -> list[PublicGame]:
         now = int(self.clock())
         with self._lock:
             listed = [
                 d
                 for d in self.games.values()
-                if d.listed and d.last_modified >= since and d.expires_at >= now
+                if d.listed and d.kind == kind and d.last_modified >= since and d.expires_at >= now
             ]
         listed.sort(key=lambda d: (d.last_modified, d.game_uuid), reverse=True)
         if after is not None:

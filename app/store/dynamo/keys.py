@@ -37,11 +37,21 @@ ADDRESS_SK: Final = "COUNT"
 
 PUBLIC_INDEX: Final = "public-games"
 LISTED: Final = "PUBLIC"
-"""``list_pk`` of a listed game: the partition of the sparse public-games index."""
+"""``list_pk`` of a listed Blef game: the partition of the sparse public-games index."""
 DUE_INDEX: Final = "due-games"
 DUE: Final = "DUE"
 """``due_pk`` of a game the clock must wake: the partition of the sparse due-games index."""
 TTL_ATTRIBUTE: Final = "expires_at"
+
+
+def listed_pk(kind: str) -> str:
+    """``list_pk`` of a listed game of ``kind``: Blef's is :data:`LISTED` (as it always
+    was), every other kind's its own partition of the same index.
+
+    >>> listed_pk("blef"), listed_pk("figgie")
+    ('PUBLIC', 'PUBLIC#figgie')
+    """
+    return LISTED if kind == "blef" else f"{LISTED}#{kind}"
 
 
 def key(pk: str, sk: str) -> Item:

@@ -15,14 +15,15 @@ a nickname report     ``REPORT``      ``<game uuid>#<reporter>#<nickname>``
 The live item holds the whole :class:`GameDoc` as a JSON string in ``doc`` (no Decimal
 conversions, floats survive exactly), plus top-level copies of what DynamoDB itself needs:
 ``version`` for the condition of every save, ``expires_at`` for TTL, and, only while the
-game is listed (public and not started), ``list_pk = "PUBLIC"``: the partition key of the
-sparse GSI ``public-games`` (sort key ``last_modified``), which projects ``game_uuid``,
-``room`` and ``nicknames`` so the public list is one Query. Likewise, only while the clock
-has something due on the game (app/clock), ``due_pk = "DUE"`` and ``due_at``: the sparse
-GSI ``due-games`` (sort key ``due_at``, projecting ``game_uuid`` and ``version``), from which
-a clock rebuilds its agenda or sweeps overdue games. Every save is a full Put, so a game
-that stops being listed (or due) loses those attributes and leaves the index. A round item
-carries its own ``last_modified``.
+game is listed (public and not started), ``list_pk = "PUBLIC"`` (``"PUBLIC#<kind>"`` for a
+game of another kind than Blef): the partition key of the sparse GSI ``public-games`` (sort
+key ``last_modified``), which projects ``game_uuid``, ``room`` and ``nicknames`` so the
+public list is one Query. Likewise, only while the clock has something due on the game
+(app/clock), ``due_pk = "DUE"`` and ``due_at``: the sparse GSI ``due-games`` (sort key
+``due_at``, projecting ``game_uuid`` and ``version``), from which a clock rebuilds its
+agenda or sweeps overdue games. Every save is a full Put, so a game that stops being listed
+(or due) loses those attributes and leaves the index. A round item carries its own
+``last_modified``.
 
 A report item holds ``game_uuid``, ``reporter``, ``nickname``, ``reported_at`` and
 ``expires_at`` (its TTL, past the game's own). Its key is one item per (game, reporter,
@@ -65,7 +66,6 @@ from app.store.dynamo.keys import (
     COUNTER_KEY,
     DUE,
     DUE_INDEX,
-    LISTED,
     MAX_ROUND,
     PUBLIC_INDEX,
     REPORT_PK,
@@ -73,6 +73,7 @@ from app.store.dynamo.keys import (
     TTL_ATTRIBUTE,
     create_key,
     game_pk,
+    listed_pk,
     report_sk,
     round_key,
     state_key,
@@ -213,7 +214,7 @@ class DynamoStore:
         if doc.expires_at:
             item[TTL_ATTRIBUTE] = {"N": _number(doc.expires_at)}
         if is_listed(facts):
-            item["list_pk"] = {"S": LISTED}
+            item["list_pk"] = {"S": listed_pk(doc.kind)}
         if doc.due_at is not None:
             item["due_pk"] = {"S": DUE}
             item["due_at"] = {"N": _number(float(doc.due_at))}
@@ -368,7 +369,11 @@ class DynamoStore:
         return rounds
 
     def list_public(
-        self, since: float, limit: int, after: tuple[float, str] | None = None
+        self,
+        since: float,
+        limit: int,
+        after: tuple[float, str] | None = None,
+        kind: str = "blef",
     ) -> list[PublicGame]:
         # The index projects no ``expires_at``, so a listed game past its expiry stays listed
         # until TTL deletes it; with a week of TTL and a half-hour list window it never shows.
@@ -376,7 +381,10 @@ class DynamoStore:
         # time that came before it (equal times are the only place the order needs the UUID).
         games: list[PublicGame] = []
         condition = "list_pk = :listed AND last_modified >= :since"
-        values: dict[str, Any] = {":listed": {"S": LISTED}, ":since": {"N": _number(float(since))}}
+        values: dict[str, Any] = {
+            ":listed": {"S": listed_pk(kind)},
+            ":since": {"N": _number(float(since))},
+        }
         if after is not None:
             condition = "list_pk = :listed AND last_modified BETWEEN :since AND :before"
             values[":before"] = {"N": _number(float(after[0]))}

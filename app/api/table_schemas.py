@@ -1,0 +1,314 @@
+"""The shapes of the tables' routes (app/api/routes/tables.py), one move and one view schema
+per game, as the OpenAPI document shows them.
+
+Like the Blef state, the table's body is documented here and sent as the service builds it
+(not validated on the way out). A move's body is read as any JSON and judged by the game
+(``GameDefinition.parse_move``: ``422 malformed_move`` naming what is wrong), so its schema
+below documents the move without letting the framework refuse it in other words.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, RootModel, WithJsonSchema, create_model
+
+# ---------------------------------------------------------------------- shared
+
+
+class SeatBody(BaseModel):
+    nickname: str
+    ai: str | None = Field(description="The built-in agent playing this seat (null: a person)")
+    ready: bool
+
+
+class TurnBody(BaseModel):
+    seats: list[int] = Field(description="The seats that may act now")
+    mode: Literal["one", "simultaneous", "open"] = Field(
+        description="`one`: one seat acts; `simultaneous`: each listed seat makes one hidden"
+        " choice, revealed once all have chosen; `open`: every listed seat may act any number"
+        " of times until the deadline"
+    )
+    deadline: float | None = Field(
+        description="Unix seconds: the rules' deadline (Figgie's end of trading) or the"
+        " table's move time limit; null: none"
+    )
+
+
+class EventBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    kind: str = Field(description="What happened: `chose`, `trade`, `bid`, `settled`, ...")
+    seat: int | None = Field(
+        default=None, description="Whose action it was (absent: the game's own)"
+    )
+
+
+class ResultBody(BaseModel):
+    places: list[int] = Field(description="Each seat's place, 1 the best; ties share a place")
+    reason: str
+    scores: list[float] | None = None
+
+
+class CreatedTable(BaseModel):
+    game_uuid: str
+    room: int
+    kind: str
+
+
+class JoinedSeat(BaseModel):
+    player_uuid: str = Field(description="Your seat's secret: send it as a Bearer token")
+    seat: int = Field(description="Your seat (join order; fixed at the start)")
+
+
+class TableEntry(BaseModel):
+    game_uuid: str
+    room: int
+    seats: list[str]
+    max_seats: int
+    rules: dict[str, Any]
+
+
+class TableList(BaseModel):
+    games: list[TableEntry]
+
+
+class CreateTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rules: dict[str, Any] | None = Field(
+        default=None, description="Rules to change from the defaults (see `GET /{game}`)"
+    )
+    public: bool = Field(default=False, description="List the table while it is in the lobby")
+    time_limit: int = Field(
+        default=0, description="Seconds a person has for each choice; 0: no limit (see the guide)"
+    )
+
+
+class JoinTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    nickname: str | None = None
+
+
+class ReadyTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ready: bool = True
+
+
+class AgentTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    agent: str | None = None
+
+
+class RemoveTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    nickname: str | None = None
+
+
+# ---------------------------------------------------------------------- Economancy
+
+
+class EconomancyRules(BaseModel):
+    cards: Literal["base", "simple"] = Field(
+        default="base", description="`base`: the 13 shop cards; `simple`: the course's first 8"
+    )
+    bubble_attack: int = Field(
+        default=9, description="Bubble's attack (the course's 9, the site's 5)"
+    )
+    day_limit: int = Field(default=100, description="Days before the game is a draw")
+    on_timeout: Literal["default_move", "forfeit"] = Field(
+        default="default_move",
+        description="What a table does with a seat that does not choose in time",
+    )
+
+
+class EconomancyCard(BaseModel):
+    name: str
+    uses: int
+
+
+class EconomancyPlayer(BaseModel):
+    coins: int
+    buys: int
+    cards: list[EconomancyCard]
+
+
+class EconomancyPhase(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+    name: Literal["investing", "attacking", "buy", "end"]
+    attacker: int | None = None
+    attacker_card: int | bool | None = Field(
+        default=None, description="false until the attacker chose"
+    )
+    attacker_card_dashed: int | bool | None = Field(
+        default=None, alias="attacker-card", description="The same, as the assignment spells it"
+    )
+    winner: int | bool | None = Field(default=None, description="At the end: the winner, or false")
+
+
+class EconomancyView(BaseModel):
+    """The course protocol's state JSON for one seat (``player``: null for a spectator)."""
+
+    day: int
+    phase: EconomancyPhase
+    shop: dict[str, int]
+    players: list[EconomancyPlayer]
+    player: int | None
+
+
+_ECONOMANCY_MOVE: Final = {
+    "description": "The protocol's move: a one-element array of a number (coins to invest,"
+    " a card's index to attack or defend with, 0 not to attack) or a card's name to buy"
+    ' (or "Pass"). The bare value is accepted too.',
+    "oneOf": [
+        {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 1,
+            "items": {"oneOf": [{"type": "integer"}, {"type": "string"}]},
+        },
+        {"type": "integer"},
+        {"type": "string"},
+    ],
+    "examples": [[2], ["Ghost"], ["Pass"]],
+}
+
+
+class EconomancyMove(RootModel[Annotated[Any, WithJsonSchema(_ECONOMANCY_MOVE)]]):
+    """An Economancy move (see the schema's description)."""
+
+
+# ---------------------------------------------------------------------- Figgie
+
+
+class FiggieRules(BaseModel):
+    starting_chips: int = 350
+    trading_seconds: float = 240.0
+    max_price: int = 99
+
+
+class FiggieQuote(BaseModel):
+    seat: int
+    price: int
+
+
+class FiggieBook(BaseModel):
+    bids: list[FiggieQuote]
+    asks: list[FiggieQuote]
+    best_bid: FiggieQuote | None
+    best_ask: FiggieQuote | None
+
+
+class FiggieTrade(BaseModel):
+    buyer: int
+    seller: int
+    suit: str
+    price: int
+
+
+class FiggieView(BaseModel):
+    """What one seat sees of a Figgie game: its own hand, every seat's chips and card count,
+    the book and the tape; the settlement reveals the deck, the goal suit and every hand."""
+
+    game: Literal["figgie"]
+    seat: int | None
+    n_seats: int
+    chips: list[int]
+    card_counts: list[int]
+    pot: int
+    book: dict[str, FiggieBook]
+    tape: list[FiggieTrade]
+    deadline: float
+    time_left: float
+    commitment: str = Field(description="SHA-256 of the deal's seed, revealed at the end")
+    max_price: int
+    settled: bool
+    hand: dict[str, int] | None = Field(
+        default=None, description="Your hand (absent for a spectator)"
+    )
+    settlement: dict[str, Any] | None = Field(default=None, description="Once settled: every hand")
+
+
+_FIGGIE_MOVE: Final = {
+    "description": "An order. `type` is bid, ask, cancel_bid, cancel_ask, lift (buy at the"
+    " best ask) or hit (sell at the best bid); `suit` spades, clubs, hearts or diamonds;"
+    " `price` (whole chips) only for a bid or an ask. Any trade cancels every quote.",
+    "type": "object",
+    "required": ["type", "suit"],
+    "properties": {
+        "type": {"enum": ["bid", "ask", "cancel_bid", "cancel_ask", "lift", "hit"]},
+        "suit": {"enum": ["spades", "clubs", "hearts", "diamonds"]},
+        "price": {"type": "integer", "minimum": 1},
+    },
+    "additionalProperties": False,
+    "examples": [{"type": "bid", "suit": "hearts", "price": 7}, {"type": "lift", "suit": "clubs"}],
+}
+
+
+class FiggieMove(RootModel[Annotated[Any, WithJsonSchema(_FIGGIE_MOVE)]]):
+    """A Figgie order (see the schema's description)."""
+
+
+# ---------------------------------------------------------------------- one per game
+
+
+class TableBase(BaseModel):
+    game_uuid: str
+    kind: str
+    status: Literal["Not started", "Running", "Finished"]
+    version: int
+    rules: dict[str, Any]
+    admin: str | None
+    seats: list[SeatBody]
+    you: int | None = Field(description="Your seat (null: a spectator)")
+    turn: TurnBody | None
+    your_turn: bool
+    events: list[EventBody] = Field(description="What the last change did, in order")
+    result: ResultBody | None
+
+
+def _table(view: type[BaseModel], title: str) -> type[BaseModel]:
+    described = Field(description=f"{title}'s view for your seat (null before the start)")
+    optional: Any = view | None
+    model: type[BaseModel] = create_model(
+        f"{title}Table", __base__=TableBase, view=(optional, described)
+    )
+    return model
+
+
+def _info(rules: type[BaseModel], title: str) -> type[BaseModel]:
+    model: type[BaseModel] = create_model(
+        f"{title}Game",
+        name=(str, ...),
+        title=(str, ...),
+        min_seats=(int, ...),
+        max_seats=(int, ...),
+        rules=(rules, ...),
+        agents=(list[str], Field(description="The built-in computer players (`/ai`)")),
+    )
+    return model
+
+
+class GameSchemas(BaseModel):
+    """The schemas of one game's routes."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    title: str
+    move: type[BaseModel]
+    table: type[BaseModel]
+    info: type[BaseModel]
+
+
+SCHEMAS: Final = {
+    "economancy": GameSchemas(
+        title="Economancy",
+        move=EconomancyMove,
+        table=_table(EconomancyView, "Economancy"),
+        info=_info(EconomancyRules, "Economancy"),
+    ),
+    "figgie": GameSchemas(
+        title="Figgie",
+        move=FiggieMove,
+        table=_table(FiggieView, "Figgie"),
+        info=_info(FiggieRules, "Figgie"),
+    ),
+}
+"""Every game hosted at the tables' routes, with its schemas."""
