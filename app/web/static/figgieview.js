@@ -176,8 +176,9 @@ function Tape({ view, seats, me }) {
   return html`<section class="panel fig-tape" aria-labelledby="fig-tape-title">
     <h2 id="fig-tape-title">Trades, newest first <span class="badge">${count}</span></h2>
     <p class="sr-only" aria-live="polite" id="fig-news">${news}</p>
-    ${lines.length ? html`<ol class="fig-tape-list" reversed>${lines.slice(0, TAPE_SHOWN).map((l) => html`<li key=${l.n}
-        class=${l.trade.buyer === me || l.trade.seller === me ? "fig-mine-trade" : ""}><${Sym} suit=${l.trade.suit} /> ${l.text}</li>`)}</ol>
+    ${lines.length ? html`<div class="fig-tape-scroll" tabindex="0" role="region" aria-labelledby="fig-tape-title">
+      <ol class="fig-tape-list" reversed>${lines.slice(0, TAPE_SHOWN).map((l) => html`<li key=${l.n}
+        class=${l.trade.buyer === me || l.trade.seller === me ? "fig-mine-trade" : ""}><${Sym} suit=${l.trade.suit} /> ${l.text}</li>`)}</ol></div>
       ${lines.length > TAPE_SHOWN ? html`<p class="muted small">and ${lines.length - TAPE_SHOWN} earlier trades.</p>` : null}`
       : html`<p class="muted">No trades yet.</p>`}
   </section>`;
