@@ -412,3 +412,22 @@ def test_the_chance_each_suit_is_the_goal_is_shown_from_your_cards_on_asking(
     for suit, p in zip(SUITS, want, strict=True):
         assert f"{suit} {round(100 * p)}%" in text
     assert axe_violations(page) == []
+
+
+def test_a_newcomer_starts_a_figgie_game_against_the_computer_from_the_lobby(
+    new_page: Any, server: Server
+) -> None:
+    page = new_page(*SIZES["phone"])
+    with_axe(page)
+    page.goto(server.url + "/")
+    page.get_by_label("Your name").fill("newcomer")
+    panel = page.locator("section.kind-lobby", has=page.locator("#figgie-title"))
+    panel.get_by_label("Computer players").select_option("marketmaker")
+    panel.get_by_label("How many").select_option("3")  # Figgie is played by 4 or 5
+    panel.get_by_role("button", name="Play Figgie against the computer").click()
+    page.wait_for_url(re.compile(r"#/figgie/[0-9a-f-]{36}$"))
+    page.locator("#fig-clock").wait_for()
+    assert page.locator(".fig-players tbody tr").count() == 4
+    assert "newcomer (you)" in page.locator(".fig-players").inner_text()
+    assert page.locator("#fig-hand").is_visible()
+    assert axe_violations(page) == []

@@ -14,7 +14,8 @@ export const FIGGIE_LEVELS = Object.freeze([
   { agent: "marketmaker", label: "Market maker", words: "Keeps a bid and an ask up in every suit around what its hand says a card is worth; never takes." },
   { agent: "fairvalue", label: "Fair value", words: "Values each suit from its hand; takes a quote 2 chips better than that, else quotes." },
   { agent: "bayesian", label: "Bayesian", words: "Updates its beliefs from the trades and values the bonus for holding the most goal cards." },
-  { agent: "ours", label: "Strongest", words: "Reads the trades and the quotes and takes whatever is worth a chip more than it costs (docs/figgie_strength.md)." },
+  { agent: "ours", label: "Strongest", words: "Reads the trades and the quotes and takes whatever is worth a chip more than it costs." },
+  { agent: "ours_quoting", label: "Strongest, quoting", words: "The strongest player that also keeps quotes up, 4 chips either side of what a card is worth to it." },
 ]);
 
 function levelOf(agent) {
