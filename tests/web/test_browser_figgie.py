@@ -166,7 +166,6 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     assert page.evaluate("document.activeElement.id") == "fig-ask-price-hearts"
     assert box.input_value() == "17"
 
-    page.screenshot(path=f"/tmp/figgie-{size}-trading.png", full_page=True)
 
     # The clock ends the game: no order is needed, the next read settles it.
     fake.pass_deadline()
@@ -196,7 +195,6 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     page.locator("#fig-replay-next").click()
     assert page.locator("#fig-replay-step").inner_text().startswith(f"Trade 1 of {trades}: ")
     assert axe_violations(page) == []
-    page.screenshot(path=f"/tmp/figgie-{size}-settled.png", full_page=True)
 
 
 def test_the_keyboard_reaches_a_suit_changes_the_price_and_posts_it(
