@@ -166,7 +166,6 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     assert page.evaluate("document.activeElement.id") == "fig-ask-price-hearts"
     assert box.input_value() == "17"
 
-
     # The clock ends the game: no order is needed, the next read settles it.
     fake.pass_deadline()
     page.locator("#fig-goal").wait_for()
