@@ -5,12 +5,13 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  askedSeats, attackers, attackOf, CARDS, chosenSeats, clash, defenders, eventWords, explainFight, pointsOf,
+  askedSeats, attackers, attackOf, CARDS, chosenSeats, clash, defenders, eventWords, explainFight, lostBetween, pointsOf,
   questionFor, rulesWords, shopOffers, stepOf, usedUp,
 } from "../../app/web/static/econcards.js";
 import { adminOf, journalAfter, nicknameOf, tablePath } from "../../app/web/static/kindstore.js";
 import { isTableKind, tableKinds } from "../../app/web/static/games.js";
 import { createBody } from "../../app/web/static/kindlobby.js";
+import { economancy } from "../../app/web/static/economancy.js";
 
 const army = (...cards) => cards.map(([name, uses = 0]) => ({ name, uses }));
 const view = (phase, players, shop = {}) => ({ day: 1, phase, shop, players, player: 0 });
@@ -80,12 +81,30 @@ test("a fight says which card fainted and why, with the numbers that decided it"
 
 test("revealed investments and buys are told with the players' names", () => {
   const names = ["ann", "bob"];
-  assert.equal(eventWords({ kind: "invested", amounts: [2, 1], attacker: 0 }, names), "Investments revealed: ann 2, bob 1. ann attacks.");
+  assert.equal(eventWords({ kind: "invested", amounts: [2, 1], attacker: 0 }, names), "Investments revealed: ann 2, bob 1. ann invested the most and may attack.");
   assert.match(eventWords({ kind: "invested", amounts: [1, 1], attacker: null }, names), /nobody attacks/);
   assert.equal(eventWords({ kind: "bought", choices: { 0: "Ghost", 1: "Pass" }, got: { 0: "Ghost" } }, names), "Buys revealed: ann bought Ghost; bob passed.");
   assert.match(eventWords({ kind: "bought", choices: { 0: "Bubble", 1: "Bubble" }, got: {} }, names), /too many wanted it/);
   assert.equal(eventWords({ kind: "chose", seat: 1 }, names), null);
   assert.match(rulesWords({ cards: "simple", bubble_attack: 5, day_limit: 100 }), /first 8 .* Bubble's attack: 5/);
+});
+
+test("cards gone between two reads are told, bought ones are not, and a wiped army is out", () => {
+  const before = view({ name: "buy" }, [
+    wizard(army(["Sorcerer's Stipend"], ["Ghost"], ["Worker"])),
+    wizard(army(["Sorcerer's Stipend"], ["Thug"])),
+    wizard(army(["Sorcerer's Stipend"], ["Worker"]))]);
+  const after = view({ name: "investing" }, [
+    wizard(army(["Sorcerer's Stipend"], ["Worker"], ["Golem"])),
+    wizard(army(["Sorcerer's Stipend"], ["Thug"], ["Bubble"])),
+    wizard([])]);
+  assert.deepEqual(lostBetween(before, after), { lost: [[0, "Ghost"]], out: [2] });
+  const s = { journal: [] };
+  economancy.taking({ s, prev: { version: 1, view: before }, state: { version: 4, view: after, events: [{ kind: "bought" }] } });
+  assert.deepEqual(s.journal.map((j) => j.event.kind), ["unseen_fight"]);
+  assert.match(eventWords(s.journal[0].event, ["ann", "bob", "cy"]), /fainted: ann's Ghost; out of the game: cy/);
+  economancy.taking({ s, prev: { version: 4, view: before }, state: { version: 5, view: after, events: [{ kind: "fight" }] } });
+  assert.equal(s.journal.length, 1, "a fight the page saw tells its own story");
 });
 
 test("the journal adds each body's events once, oldest first, never from an older body", () => {

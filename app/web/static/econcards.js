@@ -141,7 +141,7 @@ export function eventWords(ev, names, rules = null) {
   switch (ev.kind) {
     case "invested": {
       const paid = (ev.amounts || []).flatMap((a, s) => (a === null ? [] : [`${who(s)} ${a}`]));
-      return `Investments revealed: ${paid.join(", ")}. ${ev.attacker === null ? "A tie for the most: nobody attacks today." : `${who(ev.attacker)} attacks.`}`;
+      return `Investments revealed: ${paid.join(", ")}. ${ev.attacker === null ? "A tie for the most: nobody attacks today." : `${who(ev.attacker)} invested the most and may attack.`}`;
     }
     case "attacks": return `${who(ev.seat)} attacks with ${ev.name}.`;
     case "stopped": return `${who(ev.seat)} stops attacking.`;
@@ -158,10 +158,36 @@ export function eventWords(ev, names, rules = null) {
         : got[s] === c ? `${who(Number(s))} bought ${c}` : `${who(Number(s))} named ${c} but too many wanted it: nobody got one`));
       return `Buys revealed: ${parts.join("; ")}.`;
     }
+    case "unseen_fight": {
+      const lost = (ev.lost || []).map(([s, n]) => `${who(s)}'s ${n}`);
+      const out = (ev.out || []).map(who);
+      return `A fight came and went between two looks of this page: ${lost.length ? `fainted: ${lost.join(", ")}` : "no card fainted"}${out.length ? `; out of the game: ${out.join(", ")}` : ""}.`;
+    }
     case "forfeited": return `${who(ev.seat)} is out of the game (did not choose in time, or left).`;
     case "game_over": return ev.seat === null || ev.seat === undefined ? "The game is over: a draw at the day limit." : `${who(ev.seat)} wins (${reasonWords(ev.reason)}).`;
     default: return null;
   }
+}
+
+/** The cards gone from each army between two views of the same game (a card leaves an army
+ * only by fainting; bought cards join at its right end), and the seats put out of the game:
+ * {lost: [[seat, name]], out: [seat]}. What the page tells when a fight came and went between
+ * two of its reads (each read carries the events of the last write only). Two copies of a
+ * card, one fainted and one bought since, read as none lost. */
+export function lostBetween(before, after) {
+  const lost = [];
+  const out = [];
+  (before && before.players || []).forEach((p, seat) => {
+    const next = after && after.players[seat];
+    if (!next || !p.cards.length) return;
+    if (!next.cards.length) { out.push(seat); return; }
+    let j = 0;
+    for (const c of p.cards) {
+      if (j < next.cards.length && next.cards[j].name === c.name) j++;
+      else lost.push([seat, c.name]);
+    }
+  });
+  return { lost, out };
 }
 
 /** How a game ended, in words. */

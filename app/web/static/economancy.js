@@ -5,7 +5,7 @@
 // defend, buy). The shared shell of the contract's tables (kindview.js) renders it.
 import { useState } from "./hooks.js";
 import {
-  attackers, attackOf, cardOf, chosenSeats, clash, defenders, eventWords, explainFight, PASS, pointsOf,
+  attackers, attackOf, cardOf, chosenSeats, clash, defenders, eventWords, explainFight, lostBetween, PASS, pointsOf,
   POINTS_TO_WIN, questionFor, reasonWords, rulesWords, shopOffers, stepOf, usedUp,
 } from "./econcards.js";
 import { nicknameOf } from "./kindstore.js";
@@ -87,7 +87,7 @@ function Shop({ st }) {
   const offers = shopOffers(st.view.shop, 0);
   return html`<section class="panel shop" aria-labelledby="shop-title">
     <h2 id="shop-title">The shop</h2>
-    <div class="table-scroll"><table class="shop-table">
+    <div class="table-scroll" tabindex="0" role="region" aria-label="Cards for sale: prices, copies left, numbers"><table class="shop-table">
       <thead><tr><th scope="col">Card</th><th scope="col">Price</th><th scope="col">Left</th><th scope="col">Attack / defence</th><th scope="col">Points</th><th scope="col">Income day 1 / 2 / 3</th></tr></thead>
       <tbody>${offers.map((o) => {
         const k = cardOf(o.name);
@@ -246,6 +246,15 @@ function turnWords(st) {
   return { invest: "Your turn: invest coins.", attack: "Your turn: attack or stop.", defend: "Your turn: choose a defender.", buy: "Your turn: buy a card or pass." }[q] || "Your turn.";
 }
 
+/** Before the store takes a newer body: cards that fainted in a fight this page never saw
+ * (it came and went between two reads) are noted in the journal, so no card vanishes
+ * unexplained. */
+export function taking({ s, prev, state: next }) {
+  if (!prev || !prev.view || !next.view || (next.events || []).some((e) => e.kind === "fight")) return;
+  const { lost, out } = lostBetween(prev.view, next.view);
+  if (lost.length || out.length) s.journal = [...s.journal, { version: next.version, event: { kind: "unseen_fight", lost, out } }];
+}
+
 function moves({ act }) {
   const after = () => document.getElementById("turn-line")?.focus();
   return {
@@ -281,7 +290,7 @@ export const economancy = Object.freeze({
   endsRound: () => false,
   turnWords,
   state: () => ({}),
-  taking: () => {},
+  taking,
   onMyTurn: async () => {},
   prefChanged: () => {},
   moves,

@@ -5,7 +5,7 @@ import { Rules } from "./learn.js";
 import { html } from "./ui.js";
 
 export function CardsTable() {
-  return html`<div class="table-scroll"><table class="shop-table">
+  return html`<div class="table-scroll" tabindex="0" role="region" aria-labelledby="all-cards"><table class="shop-table">
     <caption>Every card (Bubble's attack is 9, or 5 where the table says so)</caption>
     <thead><tr><th scope="col">Card</th><th scope="col">Price</th><th scope="col">Attack / defence</th><th scope="col">Points</th>
       <th scope="col">Income day 1 / 2 / 3</th><th scope="col">In the first 8</th></tr></thead>

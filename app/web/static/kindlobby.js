@@ -107,7 +107,7 @@ function KindPanel({ kind, checkName }) {
     <p class="muted small">${level.words}</p>
     <button id=${id("play-now")} class="primary big" disabled=${busy || !info} onClick=${playNow}>Play ${title} against the computer</button>` : null}
     <div class="row">
-      <button id=${id("create")} disabled=${busy || !info} onClick=${create}>Create a ${title} table</button>
+      <button id=${id("create")} disabled=${busy || !info} onClick=${create}>Create ${/^[AEIOU]/.test(title) ? "an" : "a"} ${title} table</button>
       <span class="muted">then share its link; you may add computer players too.</span>
     </div>
     <h3 id=${id("public")}>Public ${title} tables waiting for players</h3>

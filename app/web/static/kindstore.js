@@ -4,7 +4,10 @@
 // keeps a short journal of them). The view (kindview.js) reads it and calls its actions; every
 // change calls `changed()` once. Blef's tables keep their own store (tablestore.js).
 import { api, ApiError, forgetSeat, keepSeat, pref, setPref } from "./api.js";
+import { ERROR_CODES } from "./errors.js";
 import { announce, fail, toast } from "./ui.js";
+
+const KNOWN = new Set(ERROR_CODES);
 
 /** The wait between two reads of the game (the contract's tables have no pushes yet). */
 export const KIND_POLL_MS = 1500;
@@ -60,10 +63,12 @@ export function createKindTable(kind, game, changed, g) {
   function accept(body) {
     const prev = s.state;
     if (prev && body.version < prev.version) return;
-    s.journal = journalAfter(s.journal, body, s.journalVersion);
-    s.journalVersion = Math.max(s.journalVersion, body.version);
+    if (body.version > s.journalVersion) {
+      g.taking({ s, prev, state: body }); // the game's part may note what happened between reads
+      s.journal = journalAfter(s.journal, body, s.journalVersion);
+      s.journalVersion = body.version;
+    }
     if (prev && body.version === prev.version && body.you === prev.you && body.your_turn === prev.your_turn) return;
-    g.taking({ s, prev, state: body });
     const wasMine = isMyTurn();
     s.state = body;
     if (s.seat && body.you !== null && body.you !== undefined) {
@@ -115,7 +120,12 @@ export function createKindTable(kind, game, changed, g) {
       if (r.data && typeof r.data.version === "number" && r.data.seats) { s.busy = false; accept(r.data); }
       ok = true;
     } catch (e) {
-      fail(e);
+      if (e instanceof ApiError && (e.status === 409 || e.status === 422) && e.code && !KNOWN.has(e.code) && e.message) {
+        // The game's own refusal: its sentence names the rule with the figures of the case.
+        const text = `Not allowed: ${e.message}.`.replace(/\.\.$/, ".");
+        toast(text, true);
+        announce(text);
+      } else fail(e);
     } finally {
       s.busy = false;
     }

@@ -77,7 +77,6 @@ export function KindTableScreen({ kind, game, g }) {
     ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
     <section class="panel tools" aria-label="Your seat and settings">
-      ${seated && !lobby ? html`<button id="leave" class="small" onClick=${() => confirm("Leave this game? You cannot come back to it.") && actions.leave()}>Leave the game</button>` : null}
       <details class="settings"><summary>Settings</summary>
         <label class="check"><input type="checkbox" id="sound" checked=${s.sound} onChange=${(e) => actions.setPref("sound", e.currentTarget.checked)} /> A sound when it is your turn</label>
       </details>
@@ -85,27 +84,27 @@ export function KindTableScreen({ kind, game, g }) {
   </div>`;
 }
 
-/** The computer players a host may invite: the service's agents (GET /{kind}), each with the
- * game's words for it when it has some. */
-function useAgents(kind, g) {
-  const [agents, setAgents] = useState(null);
+/** What the service says of a kind (GET /{kind}): the computer players a host may invite,
+ * each with the game's words for it when it has some, and the most seats. */
+function useKind(kind, g) {
+  const [info, setInfo] = useState(null);
   useEffect(() => {
     let alive = true;
-    api(`/${kind}`).then(({ data }) => alive && setAgents(data.agents || [])).catch(() => alive && setAgents([]));
+    api(`/${kind}`).then(({ data }) => alive && setInfo(data)).catch(() => alive && setInfo({}));
     return () => { alive = false; };
   }, [kind]);
-  return (agents || []).map((agent) => g.levelOf(agent) || { agent, label: agent, words: "" });
+  const levels = ((info && info.agents) || []).map((agent) => g.levelOf(agent) || { agent, label: agent, words: "" });
+  return { levels, max: (info && info.max_seats) || null };
 }
 
 function Room({ g, kind, s, st, me, seated, admin, actions }) {
   const [name, setName] = useState(localStorage.getItem("blef:name") || "");
-  const levels = useAgents(kind, g);
+  const { levels, max: maxSeats } = useKind(kind, g);
   const [agent, setAgent] = useState(null);
   const chosen = levels.find((l) => l.agent === agent) || levels[0];
   const share = `${location.origin}/#/${kind}/${s.game}`;
-  const max = st.max_seats || 4;
   return html`<section class="panel room">
-    <h2>Players (${st.seats.length} of ${max})</h2>
+    <h2>Players (${st.seats.length}${maxSeats ? ` of ${maxSeats}` : ""})</h2>
     <ul class="players" aria-label="Players">${st.seats.map((p) => {
       const level = p.ai ? g.levelOf(p.ai) || { label: p.ai } : null;
       const mine = p.nickname === me;
@@ -130,7 +129,7 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
         <label class="field-inline" for="agent">Computer player</label>
         <select id="agent" value=${chosen.agent} onChange=${(e) => setAgent(e.currentTarget.value)}>
           ${levels.map((l) => html`<option key=${l.agent} value=${l.agent}>${l.label}</option>`)}</select>
-        <button id="invite" disabled=${st.seats.length >= max} onClick=${() => actions.act("ai", { agent: chosen.agent }, `A ${chosen.label} computer player joined.`)}>Invite computer player</button>
+        <button id="invite" disabled=${!!maxSeats && st.seats.length >= maxSeats} onClick=${() => actions.act("ai", { agent: chosen.agent }, `A ${chosen.label} computer player joined.`)}>Invite computer player</button>
       </div>
       <p class="muted small">${chosen.words}</p>` : null}
       <button id="start" class="primary big" onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
