@@ -101,29 +101,6 @@ export function canDo(view, suit, me, maxPrice = (view && view.max_price) || 99)
   };
 }
 
-/** Why a bid or an ask at `price` would be refused, in words (null when it would be taken):
- * the engine's rules, said before the order is sent. */
-export function quoteProblem(view, suit, which, price, me) {
-  const maxPrice = (view && view.max_price) || 99;
-  if (!Number.isInteger(price)) return "A price is a whole number of chips.";
-  if (price < 1 || price > maxPrice) return `A price is from 1 to ${maxPrice} chips.`;
-  const can = canDo(view, suit, me, maxPrice);
-  if (!can.open) return "Trading is over.";
-  if (which === "bids") {
-    if (price > can.bidMax) {
-      const ask = best(view, suit, "asks");
-      return `A bid of ${price} would cross ${ask.seat === me ? "your own" : "the best"} ask of ${ask.price}: ${ask.seat === me ? "lower your bid" : "lift the ask instead"}.`;
-    }
-    return null;
-  }
-  if (!can.canAsk) return `You hold no ${suit}: you can only offer a suit you hold.`;
-  if (price < can.askMin) {
-    const bid = best(view, suit, "bids");
-    return `An ask of ${price} would cross ${bid.seat === me ? "your own" : "the best"} bid of ${bid.price}: ${bid.seat === me ? "raise your ask" : "hit the bid instead"}.`;
-  }
-  return null;
-}
-
 /** The price a box offers first for a quote: one better than the best on its side (not
  * crossing the other side), or `fallback`; always 1..maxPrice. */
 export function suggestedPrice(view, suit, which, me, fallback = 5) {
