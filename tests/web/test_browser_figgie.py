@@ -428,3 +428,22 @@ def test_a_newcomer_starts_a_figgie_game_against_the_computer_from_the_lobby(
     assert "newcomer (you)" in page.locator(".fig-players").inner_text()
     assert page.locator("#fig-hand").is_visible()
     assert axe_violations(page) == []
+
+
+def test_a_five_player_game_with_no_trade_settles_by_the_clock_and_its_deal_verifies(
+    new_page: Any, server: Server
+) -> None:
+    fake = FakeFiggie(agents=["conservative"] * 4, trading_seconds=30, seed=b"\x05" * 32)
+    page = open_table(new_page, server, fake, "desktop")
+    assert page.locator(".fig-players tbody tr").count() == 5
+    fake.pass_deadline()
+    page.locator("#fig-verified.verified").wait_for()
+    settled = fake.state.view(0)["settlement"]
+    rows = page.locator(".fig-earned tbody tr")
+    assert rows.count() == 5
+    assert [rows.nth(i).locator("td").all_inner_texts()[1] for i in range(5)] == [
+        str(p) for p in settled["payouts"]
+    ]
+    assert sum(settled["payouts"]) == 200
+    assert page.locator("#fig-replay-step").inner_text() == "The deal"
+    assert page.locator("#fig-replay-next").is_disabled() == (len(fake.state.market.tape) == 0)
