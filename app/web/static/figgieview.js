@@ -114,7 +114,7 @@ function SuitRow({ suit, view, me, seats, problem, actions }) {
     <p class="fig-best fig-best-ask"><span class="fig-label">Best ask</span> <${Quote} q=${book.best_ask} me=${me} seats=${seats} none="none" /></p>
     ${seated && can.open ? html`<div class="fig-take">
       <button type="button" id=${`fig-hit-${suit}`} class=${`fig-sell${can.hit ? "" : " fig-off"}`} aria-disabled=${can.hit ? "false" : "true"}
-        aria-label=${can.hit ? `Sell at ${can.hit.price}: a ${one}, to ${whoText(seats, can.hit.seat, me)}` : `Sell a ${one}: no bid to sell to`}
+        aria-label=${can.hit ? `Sell at ${can.hit.price}: a ${one}, to ${whoText(seats, can.hit.seat, me)}` : (can.canAsk ? `Sell a ${one}: no bid to sell to` : `Sell: you hold no ${suit}`)}
         onClick=${() => take("hit", can.hit, can.canAsk ? `Nobody else bids for ${suit}: there is nobody to sell to.` : `You hold no ${suit} to sell.`)}>
         Sell${can.hit ? ` at ${can.hit.price}` : ""}</button>
       <button type="button" id=${`fig-lift-${suit}`} class=${`fig-buy${can.lift ? "" : " fig-off"}`} aria-disabled=${can.lift ? "false" : "true"}
