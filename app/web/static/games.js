@@ -16,8 +16,9 @@
 // only; the lobby's form to make a table of a kind is kindlobby.js.
 import { blef } from "./blefview.js";
 import { economancy } from "./economancy.js";
+import { figgie } from "./figgie.js";
 
-export const GAMES = Object.freeze({ blef, economancy });
+export const GAMES = Object.freeze({ blef, economancy, figgie });
 
 /** The kind a table is of when nothing says otherwise: the established routes are Blef's. */
 export const DEFAULT_KIND = "blef";
