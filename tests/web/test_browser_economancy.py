@@ -165,9 +165,10 @@ def test_a_friend_sees_that_the_host_has_chosen_never_what_until_both_have(
     host = _open(new_page, (1100, 900))
     host.goto(server.url + "/")
     host.get_by_label("Your name").fill("Hosta")
-    host.get_by_label("Seconds for each choice").select_option("60")
-    host.get_by_label(re.compile("^List the table I create")).check()
-    host.get_by_role("button", name="Create an Economancy table").click()
+    panel = host.get_by_role("region", name="Play Economancy")
+    panel.get_by_label("Seconds for each choice").select_option("60")
+    panel.get_by_label(re.compile("^List the table I create")).check()
+    panel.get_by_role("button", name="Create an Economancy table").click()
     host.wait_for_url(TABLE_URL)
     game = TABLE_URL.search(host.url).group(1)  # type: ignore[union-attr]
     listed = host.request.get(f"{server.url}/economancy/games").json()["games"]

@@ -234,6 +234,7 @@ function Move({ move, round }) {
 export const blef = Object.freeze({
   kind: "blef",
   name: "Blef",
+  scoreUnit: ["point", "points"], // Blef has no scores: places come from who went out when
   Board, // the game in play
   Moves: MoveDock, // the move controls, shown on this person's turn
   Summary, // a line under the heading

@@ -296,6 +296,7 @@ function moves({ act }) {
 export const economancy = Object.freeze({
   kind: "economancy",
   name: "Economancy",
+  scoreUnit: ["point", "points"], // the points of each army
   Board,
   Moves,
   Summary,

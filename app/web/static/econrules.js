@@ -1,7 +1,7 @@
 // How to play Economancy: the rules (docs/economancy_rules.md, served as
 // /app/economancy-rules.md) and every card's numbers (econcards.js, held to the engine's).
-import { useEffect, useRef } from "./hooks.js";
 import { CARDS } from "./econcards.js";
+import { KindLearn } from "./learnkind.js";
 import { Rules } from "./learn.js";
 import { html } from "./ui.js";
 
@@ -18,25 +18,9 @@ export function CardsTable() {
 }
 
 export function EconomancyLearn({ onClose = null }) {
-  return html`<section class="panel learn">
-    <div class="row spread"><h1 id="learn-title" tabindex="-1">How to play Economancy</h1>
-      ${onClose ? html`<button class="primary" id="close-help" onClick=${onClose}>Back to the game</button>` : html`<a class="button" href="#/">To the lobby</a>`}</div>
+  return html`<${KindLearn} title="Economancy" onClose=${onClose}>
     <${Rules} src="/app/economancy-rules.md" />
     <h2 id="all-cards">The cards</h2>
     <${CardsTable} />
-    ${onClose ? html`<p><button class="primary" onClick=${onClose}>Back to the game</button></p>` : null}
-  </section>`;
-}
-
-/** The rules over the table (which stays as it is beneath): a modal dialog, closed by Escape
- * or its buttons. */
-export function EconomancyLearnDialog({ onClose }) {
-  const box = useRef(null);
-  useEffect(() => {
-    const dialog = box.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    document.getElementById("learn-title")?.focus();
-  }, []);
-  return html`<dialog ref=${box} class="help-dialog" aria-labelledby="learn-title" onClose=${() => onClose()}>
-    <${EconomancyLearn} onClose=${onClose} /></dialog>`;
+  <//>`;
 }

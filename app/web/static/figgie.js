@@ -65,6 +65,7 @@ function Move({ move, round }) {
 export const figgie = Object.freeze({
   kind: "figgie",
   name: "Figgie",
+  scoreUnit: ["chip", "chips"], // final chips are the scores places come from
   Board, // the market, the players, the tape, the settlement and the replay
   Moves: Nothing, // the trading controls are on the board, for every seat at once
   Summary,

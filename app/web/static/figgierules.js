@@ -1,6 +1,7 @@
 // The rules of Figgie on a page (app/web/static/figgie_rules.md, served as
 // /app/figgie_rules.md), drawn from the small Markdown reader the Blef rules use.
 import { useEffect, useState } from "./hooks.js";
+import { KindLearn } from "./learnkind.js";
 import { parseMarkdown } from "./markdown.js";
 import { html } from "./ui.js";
 
@@ -29,7 +30,8 @@ export function FiggieRules({ top = 3 }) {
   })}</div>`;
 }
 
-/** The rules as a page of their own (for a route such as #/figgie/rules). */
-export function FiggieRulesPage() {
-  return html`<section class="panel learn"><h1 id="page-heading" tabindex="-1">How to play Figgie</h1><${FiggieRules} top=${2} /></section>`;
+/** The rules as a page of their own (#/learn/figgie), or over the table when `onClose` is
+ * given. */
+export function FiggieRulesPage({ onClose = null }) {
+  return html`<${KindLearn} title="Figgie" onClose=${onClose}><${FiggieRules} top=${2} /><//>`;
 }

@@ -39,6 +39,7 @@ export function gameOf(kind = DEFAULT_KIND) {
 export const PARTS = Object.freeze({
   kind: "string", // as the service names it
   name: "string", // in the page's title
+  scoreUnit: "object", // what its scores count, one and many: ["chip", "chips"]
   Board: "function", // the game in play: ({st, s, me, seated, myTurn, actions})
   Moves: "function", // the move controls on this person's turn: ({st, s, actions})
   Summary: "function", // words under the heading: ({st, lobby})

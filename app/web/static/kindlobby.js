@@ -18,6 +18,7 @@ export const RULE_CHOICES = {
 
 const WORDS = {
   economancy: "Wizards buy cards, invest coins to attack and fight: reach 7 points or be the last one standing. 2 to 4 players.",
+  figgie: "Trade cards suit by suit for four minutes; then the goal suit pays 10 chips a card and the rest of the pot goes to whoever holds most of it. 4 or 5 players.",
 };
 
 /** The seconds a person may have for each choice (0: no limit; the service takes 0 to 300). */
@@ -70,6 +71,8 @@ function KindPanel({ kind, checkName }) {
   const agents = ((info && info.agents) || []).map((a) => g.levelOf(a) || { agent: a, label: a, words: "" });
   const level = agents.find((l) => l.agent === agent) || agents[0] || null;
   const maxAi = info ? info.max_seats - 1 : 1;
+  const minAi = info ? Math.min(maxAi, Math.max(1, info.min_seats - 1)) : 1; // enough to start
+  const aiCount = Math.min(Math.max(count, minAi), maxAi);
   const rules = RULE_CHOICES[kind] || {};
   const value = (rule) => (chosen[rule] !== undefined ? chosen[rule] : info && info.rules ? info.rules[rule] : rules[rule].choices[0][0]);
 
@@ -79,7 +82,7 @@ function KindPanel({ kind, checkName }) {
     setBusy(true);
     try {
       const { game, token } = await createAndSit(kind, who, chosen, { timeLimit });
-      for (let i = 0; i < count; i++)
+      for (let i = 0; i < aiCount; i++)
         await api(`/${kind}/games/${game}/ai`, { method: "POST", body: { agent: level.agent }, token, key: crypto.randomUUID() });
       await api(`/${kind}/games/${game}/start`, { method: "POST", token, key: crypto.randomUUID() });
       location.hash = `#/${kind}/${game}`;
@@ -116,8 +119,8 @@ function KindPanel({ kind, checkName }) {
       <select id=${id("agent")} value=${level.agent} onChange=${(e) => setAgent(e.currentTarget.value)}>
         ${agents.map((l) => html`<option key=${l.agent} value=${l.agent}>${l.label}</option>`)}</select>
       <label class="field-inline" for=${id("count")}>How many</label>
-      <select id=${id("count")} value=${String(count)} onChange=${(e) => setCount(Number(e.currentTarget.value))}>
-        ${Array.from({ length: maxAi }, (_, i) => html`<option key=${i} value=${String(i + 1)}>${i + 1}</option>`)}</select>
+      <select id=${id("count")} value=${String(aiCount)} onChange=${(e) => setCount(Number(e.currentTarget.value))}>
+        ${Array.from({ length: maxAi - minAi + 1 }, (_, i) => html`<option key=${i} value=${String(minAi + i)}>${minAi + i}</option>`)}</select>
     </div>
     <p class="muted small">${level.words}</p>
     <button id=${id("play-now")} class="primary big" disabled=${busy || !info} onClick=${playNow}>Play ${title} against the computer</button>` : null}

@@ -59,7 +59,7 @@ export function createKindTable(kind, game, changed, g) {
   const token = () => s.seat && s.seat.player_uuid;
   const isMyTurn = () => !!(s.state && s.state.status === "Running" && s.state.your_turn && s.state.you !== null);
 
-  const ctx = { s, game, kind, token, changed, isMyTurn, act: move, sendSetup: (path, body, done) => act(path, body, done) };
+  const ctx = { s, game, kind, token, changed, isMyTurn, act: move, take: accept, sendSetup: (path, body, done) => act(path, body, done) };
 
   function accept(body) {
     const prev = s.state;

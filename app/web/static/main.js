@@ -8,7 +8,9 @@ import { useEffect, useRef, useState } from "./hooks.js";
 import { keepSeat, moveSeat, seatOf } from "./api.js";
 import { Leaderboard, Profile } from "./ladderview.js";
 import { Learn, LearnDialog } from "./learn.js";
-import { EconomancyLearn, EconomancyLearnDialog } from "./econrules.js";
+import { EconomancyLearn } from "./econrules.js";
+import { FiggieRulesPage } from "./figgierules.js";
+import { KindLearnDialog } from "./learnkind.js";
 import { gameOf, isTableKind } from "./games.js";
 import { KindTableScreen } from "./kindview.js";
 import { Lobby } from "./lobby.js";
@@ -17,6 +19,9 @@ import { TableScreen } from "./tableview.js";
 import { fail, html, toast } from "./ui.js";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
+
+/** The rules page of each kind but Blef (given `onClose`, it sits in the help dialog). */
+const LEARN = { economancy: EconomancyLearn, figgie: FiggieRulesPage };
 
 export function parseRoute(hash) {
   const m = (re) => hash.match(new RegExp(`^#/${re}$`));
@@ -103,7 +108,7 @@ function App() {
   else if (route.name === "replay") screen = html`<${Replay} key=${route.game} game=${route.game} />`;
   else if (route.name === "take") screen = html`<${TakeSeat} game=${route.game} player=${route.player} />`;
   else if (route.name === "table") screen = html`<${KindTableScreen} key=${route.game} kind=${route.kind} game=${route.game} g=${gameOf(route.kind)} />`;
-  else if (route.name === "learn") screen = route.kind === "economancy" ? html`<${EconomancyLearn} />` : html`<${Learn} />`;
+  else if (route.name === "learn") screen = LEARN[route.kind] ? html`<${LEARN[route.kind]} />` : html`<${Learn} />`;
   else if (route.name === "ladder") screen = html`<${Leaderboard} key=${route.pool} pool=${route.pool} />`;
   else if (route.name === "player") screen = html`<${Profile} key=${route.handle} handle=${route.handle} />`;
   else screen = html`<${Lobby} />`;
@@ -120,7 +125,7 @@ function App() {
     </header>
     <main id="view" tabindex="-1" ref=${main}>
       <div>${screen}</div>
-      ${help ? (route.kind === "economancy" ? html`<${EconomancyLearnDialog} onClose=${closeHelp} />` : html`<${LearnDialog} onClose=${closeHelp} />`) : null}
+      ${help ? (LEARN[route.kind] ? html`<${KindLearnDialog} Page=${LEARN[route.kind]} onClose=${closeHelp} />` : html`<${LearnDialog} onClose=${closeHelp} />`) : null}
     </main>`;
 }
 
