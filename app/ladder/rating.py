@@ -7,9 +7,9 @@ games in a pool. The library is imported on the first rating, never at import.
 
 What people are shown is the ordinal on a familiar scale (docs/ratings.md):
 ``display = round(1500 + 30 * (mu - 3 sigma))``. A new player's ordinal is 0 (25 - 3 *
-25/3), so everyone starts at 1500; 30 points per unit of mu makes 400 points between two
-settled players about 10 to 1 odds, as in chess (400 / (ln 10 * beta * sqrt 2) = 29.5). A
-change is always the difference of the two rounded figures, so a line "1500 → 1602 (+102)"
+25/3), so everyone starts at 1500; between two settled players, the library predicts that
+the one 100 points higher wins about 7 games in 10 (tests/ladder/test_rating_scale.py). A
+change is always the difference of the two rounded figures, so a line "1500 → 1603 (+103)"
 adds up as it reads.
 """
 

@@ -80,3 +80,17 @@ def test_two_newcomers_stand_to_win_more_than_they_stand_to_lose() -> None:
     assert win > 0 > loss
     assert win > -loss
     assert (win, loss) == (103, -55)  # the figures docs/ratings.md quotes
+
+
+def test_100_displayed_points_between_settled_players_are_about_7_wins_in_10() -> None:
+    # docs/ratings.md and the page that explains the rating say so: the library's own
+    # prediction for two players whose ratings are settled (sigma 1).
+    from openskill.models import PlackettLuce
+
+    library = PlackettLuce(mu=model.MU, sigma=model.SIGMA)
+    for gap, low, high in ((100, 0.69, 0.73), (200, 0.85, 0.88)):
+        strong = library.rating(mu=25 + gap / model.DISPLAY_SCALE, sigma=1.0)
+        weak = library.rating(mu=25, sigma=1.0)
+        assert model.display(strong.mu, 1.0) - model.display(weak.mu, 1.0) == gap
+        win, _ = library.predict_win([[strong], [weak]])
+        assert low < win < high
