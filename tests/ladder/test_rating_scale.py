@@ -94,3 +94,14 @@ def test_100_displayed_points_between_settled_players_are_about_7_wins_in_10() -
         assert model.display(strong.mu, 1.0) - model.display(weak.mu, 1.0) == gap
         win, _ = library.predict_win([[strong], [weak]])
         assert low < win < high
+
+
+def test_beating_a_stronger_player_gains_more_and_losing_to_one_costs_less() -> None:
+    # As the page that explains the rating says.
+    me = model.initial("me", "standard-2")
+    stronger = _rating("strong", 35.0, 3.0)
+    weaker = _rating("weak", 15.0, 3.0)
+    (win_up, loss_up), _ = model.stakes([me, stronger])
+    (win_down, loss_down), _ = model.stakes([me, weaker])
+    assert win_up > win_down
+    assert loss_up > loss_down  # a smaller loss: both are negative

@@ -77,6 +77,6 @@ export function RatedInPlay({ route }) {
     return () => { alive = false; clearInterval(timer); };
   }, [secret, route]);
   if (!game || (route.name === "game" && route.game === game)) return null;
-  return html`<p class="notice in-play" id="rated-in-play-top" role="status">You have a rated game in play.
+  return html`<p class="notice in-play" id="rated-in-play-top" role="status">You have a rated game in play.${" "}
     <a href=${`#/game/${game}`}>Go to your table</a>.</p>`;
 }

@@ -336,7 +336,8 @@ export function Leaderboard({ pool }) {
       </nav>` : null}
       <p class="muted small">* provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
         Everyone starts at 1500. <a href="#/about-ratings">What the numbers mean</a>.</p>`
-      : html`<p>Nobody has played a rated game in this pool yet. <a href="#/">Be the first</a>.</p>`}`}
+      : html`<p>Nobody has played a rated game in this pool yet. <a href="#/rated">Be the first</a>: everyone starts at 1500
+        (<a href="#/about-ratings">what the numbers mean</a>).</p>`}`}
     <p><button class="small" onClick=${() => load()}>Refresh</button> <a class="button small" href="#/">Back to the lobby</a></p>
   </section>`;
 }

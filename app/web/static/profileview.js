@@ -36,21 +36,23 @@ export function Profile({ handle }) {
     <h2>Ratings</h2>
     ${profile.ratings.length ? html`<table class="ratings" id="pool-ratings">
       <caption class="sr-only">Ratings by pool</caption>
-      <thead><tr><th scope="col">Pool</th><th scope="col">Rating</th><th scope="col">Rank</th><th scope="col">Games</th><th scope="col">Recent record</th></tr></thead>
+      <thead><tr><th scope="col">Pool</th><th scope="col">Rating</th><th scope="col">Rank</th><th scope="col">Games</th></tr></thead>
       <tbody>${profile.ratings.map((r) => html`<tr key=${r.pool}>
         <td><a href=${`#/ladder/${r.pool}`}>${poolTitle(r.pool, pools)}</a></td>
         <td><b>${points(shown(r))}</b>${r.provisional ? html` <span class="prov-word">provisional</span>` : ""}</td>
-        <td>${r.rank ?? "–"}</td><td>${r.games}</td>
-        <td>${record[r.pool] ? recordWords(record[r.pool]) : "–"}</td></tr>`)}</tbody>
+        <td>${r.rank ?? "–"}</td><td>${r.games}</td></tr>`)}</tbody>
     </table>
-    <p class="muted small">Provisional: fewer than 10 rated games in that pool, so the rating may still move a lot. The record counts
-      the rated games listed below (a win is first place). <a href="#/about-ratings">What the numbers mean</a>.</p>`
+    <p class="muted small">Provisional: fewer than 10 rated games in that pool, so the rating may still move a lot.${" "}
+      <a href="#/about-ratings">What the numbers mean</a>.</p>`
       : html`<p>No rated game yet. Everyone starts at 1500. <a href="#/about-ratings">What the numbers mean</a>.</p>`}
     ${series.map((p) => html`<section key=${p.name} class="pool-history" aria-labelledby=${`history-${p.name}`}>
-      <h2 id=${`history-${p.name}`}>${poolTitle(p.name, pools)}: rating after each game</h2>
+      <h2 id=${`history-${p.name}`}>${poolTitle(p.name, pools)}</h2>
+      ${record[p.name] ? html`<p class="record" id=${`record-${p.name}`}>Record in the ${p.games.length === 1 ? "last rated game" : `last ${p.games.length} rated games`} of this pool:${" "}
+        <b>${recordWords(record[p.name])}</b> <span class="muted small">(a win is first place)</span></p>` : null}
       <figure class="chart-figure" aria-labelledby=${`caption-${p.name}`}>
         <${RatingChart} pool=${p.name} series=${p} />
-        <figcaption id=${`caption-${p.name}`} class="muted small">The rating before the first of these ${p.games.length} game${p.games.length === 1 ? "" : "s"} in this pool, then after each, oldest on the left.
+        <figcaption id=${`caption-${p.name}`} class="muted small">${p.games.length === 1 ? "The rating before and after the one rated game of this pool."
+          : `The rating before the first of these ${p.games.length} games of this pool, then after each, oldest on the left.`}${" "}
           The same numbers are in the table below.</figcaption>
       </figure>
     </section>`)}
@@ -93,7 +95,7 @@ function RatingChart({ pool, series }) {
       scales: { x: { time: false } },
       axes: [
         { label: "games in this pool", stroke: "#1b1b1b", grid: { stroke: "#e5e0d4" }, incrs: [1, 2, 5, 10], values: (u, v) => v.map((x) => String(x)) },
-        { label: "rating", stroke: "#1b1b1b", grid: { stroke: "#e5e0d4" }, size: 56 },
+        { label: "rating", stroke: "#1b1b1b", grid: { stroke: "#e5e0d4" }, size: 56, values: (u, v) => v.map((y) => points(Math.round(y))) },
       ],
       series: [{}, { label: pool, stroke: POOL_COLOURS[pool] || "#333", width: 2.5, points: { show: true, size: 7 } }],
     };
