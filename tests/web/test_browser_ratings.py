@@ -111,11 +111,11 @@ def test_a_profile_with_games_in_both_pools_draws_one_chart_per_pool(
         assert rows.count() == 3
         # Each row: when, the pool, the opponents (each a link to a profile), the place.
         newest = rows.first.locator("td")
-        assert newest.nth(1).inner_text() == "standard, 2 players"
-        assert newest.nth(2).get_by_role("link").count() == 1
-        assert newest.nth(3).inner_text() == "2 of 2"
+        assert newest.nth(4).inner_text() == "standard, 2 players"
+        assert newest.nth(3).get_by_role("link").count() == 1
+        assert newest.nth(1).inner_text() == "2 of 2"
         middle = rows.nth(1).locator("td")
-        assert middle.nth(2).get_by_role("link").count() == 2
-        assert middle.nth(3).inner_text() == "3 of 3"
+        assert middle.nth(3).get_by_role("link").count() == 2
+        assert middle.nth(1).inner_text() == "3 of 3"
         assert axe_violations(page) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= width

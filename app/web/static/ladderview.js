@@ -327,14 +327,14 @@ export function Leaderboard({ pool }) {
         <tbody>${board.players.map((p) => html`<tr key=${p.handle} class=${account && p.handle === account.handle ? "me" : ""}>
           <td>${p.rank}</td>
           <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${p.handle}</a>${p.bot ? html` <span class="badge bot" title="a program, not a person">bot</span>` : ""}${account && p.handle === account.handle ? " (you)" : ""}</td>
-          <td>${points(shown(p))}${p.provisional ? html` <abbr class="prov" title="provisional: fewer than 10 games">*</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
+          <td>${points(shown(p))}${p.provisional ? html`<abbr class="prov" title="provisional: fewer than 10 games">?</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
           <td>${p.games}</td></tr>`)}</tbody>
       </table>
       ${board.offset || board.next_offset ? html`<nav class="row" aria-label="Leaderboard pages">
         ${board.offset ? html`<button class="small" id="board-previous" onClick=${() => turnTo(Math.max(0, board.offset - BOARD_PAGE))}>Previous ${BOARD_PAGE}</button>` : null}
         ${board.next_offset ? html`<button class="small" id="board-next" onClick=${() => turnTo(board.next_offset)}>Next ${BOARD_PAGE}</button>` : null}
       </nav>` : null}
-      <p class="muted small">* provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
+      <p class="muted small">? provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
         Everyone starts at 1500. <a href="#/about-ratings">What the numbers mean</a>.</p>`
       : html`<p>Nobody has played a rated game in this pool yet. <a href="#/rated">Be the first</a>: everyone starts at 1500
         (<a href="#/about-ratings">what the numbers mean</a>).</p>`}`}

@@ -11,9 +11,12 @@ import uPlot from "./uplot.js";
 
 const POOL_COLOURS = { "standard-2": "#0a58ca", "standard-3-8": "#b02a37" };
 
-/** When a game was settled, in the reader's own words for dates: "26 Nov 2026, 21:04". */
+/** When a game was settled, in the reader's own words for dates, short: "Nov 26, 9:04 PM"
+ * (the year too when it is not this one). */
 export function when(seconds) {
-  return new Date(seconds * 1000).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  const at = new Date(seconds * 1000);
+  const year = at.getFullYear() === new Date().getFullYear() ? undefined : "numeric";
+  return at.toLocaleString(undefined, { year, month: "short", day: "numeric", hour: "numeric", minute: "2-digit" });
 }
 
 export function Profile({ handle }) {
@@ -65,15 +68,15 @@ export function Profile({ handle }) {
 function HistoryTable({ games, pools }) {
   return html`<div class="table-scroll"><table class="ratings history-table" id="rating-history">
     <caption>Recent rated games, newest first</caption>
-    <thead><tr><th scope="col">When</th><th scope="col">Pool</th><th scope="col">Against</th><th scope="col">Place</th><th scope="col">Rating</th><th scope="col">Replay</th></tr></thead>
+    <thead><tr><th scope="col">When</th><th scope="col">Place</th><th scope="col">Rating</th><th scope="col">Against</th><th scope="col">Pool</th><th scope="col">Replay</th></tr></thead>
     <tbody>${games.map((g) => {
       const up = !g.void && shownChange(g).change > 0;
       return html`<tr key=${g.game_uuid}>
-      <td>${when(g.settled_at)}</td>
-      <td>${poolTitle(g.pool, pools)}</td>
-      <td>${(g.opponents || []).map((o, i) => html`${i ? ", " : ""}<a href=${`#/player/${encodeURIComponent(o.handle)}`}>${o.handle}</a>`)}</td>
+      <td><time datetime=${new Date(g.settled_at * 1000).toISOString()}>${when(g.settled_at)}</time></td>
       <td>${g.void ? "not rated" : `${g.place} of ${g.of}${g.place === 1 ? " (won)" : ""}`}</td>
       <td class=${g.void ? "" : up ? "up" : "down"}>${g.void ? "–" : changeWords(g)}</td>
+      <td>${(g.opponents || []).map((o, i) => html`${i ? ", " : ""}<a href=${`#/player/${encodeURIComponent(o.handle)}`}>${o.handle}</a>`)}</td>
+      <td>${poolTitle(g.pool, pools)}</td>
       <td><a href=${`#/replay/${g.game_uuid}`} aria-label=${`Replay of the game of ${when(g.settled_at)}: ${g.players.join(" beat ")}`}>Replay</a></td></tr>`;
     })}</tbody>
   </table></div>`;

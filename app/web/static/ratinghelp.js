@@ -18,7 +18,7 @@ export function AboutRatings() {
         is always the new number minus the old one.</li>
     </ul>
     <h2>Provisional</h2>
-    <p>For your first 10 rated games in a kind of game, your rating is <b>provisional</b> (marked “provisional”, or with * or ? beside the number).
+    <p>For your first 10 rated games in a kind of game, your rating is <b>provisional</b> (marked “provisional”, or with a ? after the number).
       The service does not know you yet, so each game moves your rating a lot.</p>
     <p>Your rating is a careful figure: the level the service is fairly sure you play at, or better. Each game you play makes it surer of you,
       and that adds a little to your rating whatever the result. That is why, in your first games, a win gains more than a loss costs
