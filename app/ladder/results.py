@@ -13,6 +13,7 @@ from app.ladder.errors import NotRatedGame, UnknownHandle
 from app.ladder.pools import pool_named
 from app.ladder.store import Account, Change, LadderConflict, Result, Seat, Table
 from app.observability import metrics
+from app.service import parse
 from app.service.errors import GameNotFinished, GameNotFound, InvalidParameter
 from app.service.finished import TableFinished
 from app.service.writes import Change as GameChange
@@ -205,8 +206,10 @@ class Results(LadderBase):
         pool, and each seat's handle (in the order the table was formed; a computer level's
         seat also its agent, by which its player is found in the game), rating and what it
         stands to win or lose (the model's change if first, if last), or, once settled,
-        each seat's place and change. 404 for a game no rated table plays."""
-        table = self.store.table_of_game(game_uuid) if isinstance(game_uuid, str) else None
+        each seat's place and change. 400 for what is not a UUID, 404 for a game no rated table
+        plays."""
+        wanted = parse.game_uuid(game_uuid if isinstance(game_uuid, str) else None)
+        table = self.store.table_of_game(wanted)
         if table is None or table.game_uuid is None:
             raise NotRatedGame("game_uuid", game_uuid, "No rated table plays this game")
         result = self.store.result(table.table_id) if table.state == "settled" else None

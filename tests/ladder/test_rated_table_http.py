@@ -6,12 +6,28 @@ answered as before."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+from app.api.main import create_app
+from app.config.settings import Settings
 from app.ladder import rating as model
-from tests.ladder.test_ladder_http import bearer, http  # noqa: F401 (the fixture)
+from app.service import GameService
+from app.store.sqlite import SqliteStore
+from tests.ladder.test_ladder_http import bearer
+
+
+@pytest.fixture
+def http(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, ai_think_seconds=0)
+    store = SqliteStore(settings.db_path)
+    with TestClient(create_app(settings, GameService(store, settings))) as client:
+        yield client
+    store.close()
 
 
 def _seated_pair(client: TestClient) -> tuple[dict[str, str], dict[str, Any]]:
@@ -27,7 +43,7 @@ def _seated_pair(client: TestClient) -> tuple[dict[str, str], dict[str, Any]]:
 
 
 def test_a_rated_table_shows_each_seats_rating_and_what_a_win_and_a_loss_would_change(
-    http: TestClient,  # noqa: F811
+    http: TestClient,
 ) -> None:
     secrets, seats = _seated_pair(http)
     game = seats["Ania"]["game_uuid"]
@@ -59,7 +75,7 @@ def test_a_rated_table_shows_each_seats_rating_and_what_a_win_and_a_loss_would_c
 
 
 def test_the_result_the_board_and_the_profile_answer_the_displayed_rating_beside_the_old_fields(
-    http: TestClient,  # noqa: F811
+    http: TestClient,
 ) -> None:
     secrets, seats = _seated_pair(http)
     game = seats["Ania"]["game_uuid"]
@@ -86,10 +102,25 @@ def test_the_result_the_board_and_the_profile_answer_the_displayed_rating_beside
     assert profile["ratings"][0]["display_rating"] == last["display_after"]
 
 
-def test_a_game_no_rated_table_plays_is_a_404_in_words(http: TestClient) -> None:  # noqa: F811
+def test_a_game_no_rated_table_plays_is_a_404_and_what_is_no_uuid_a_400_in_words(
+    http: TestClient,
+) -> None:
     unrated = http.post("/games/create").json()["game_uuid"]
-    for game in (unrated, str(uuid.uuid4()), "not-a-uuid"):
+    for game in (unrated, str(uuid.uuid4())):
         answer = http.get(f"/ladder/games/{game}")
         assert answer.status_code == 404
         assert answer.json()["code"] == "not_a_rated_game"
         assert "No rated table plays this game" in answer.json()["error"]
+    for junk in ("not-a-uuid", "x" * 5000, "%00"):
+        answer = http.get(f"/ladder/games/{junk}")
+        assert answer.status_code == 400
+        assert answer.json()["code"] == "invalid_parameter"
+        assert "Invalid game UUID" in answer.json()["error"]
+
+
+def test_a_rated_table_is_found_by_its_game_uuid_in_capitals_too(
+    http: TestClient,
+) -> None:
+    _, seats = _seated_pair(http)
+    game = seats["Ania"]["game_uuid"]
+    assert http.get(f"/ladder/games/{game.upper()}").json()["game_uuid"] == game
