@@ -49,6 +49,7 @@ test("every result line adds up as it reads, whatever the figures (many random r
 
 test("the stakes and a record are said in words", () => {
   assert.equal(stakeWords({ rated: true, if_first: 103, if_last: -55 }), "a win +103, a loss −55");
+  assert.equal(stakeWords({ rated: true, if_first: 98, if_last: -83 }, 3), "first place +98, last place −83");
   assert.equal(stakeWords({ rated: false }), "");
   assert.equal(recordWords({ wins: 1, losses: 2 }), "1 win, 2 losses");
   assert.equal(recordWords({ wins: 0, losses: 1 }), "0 wins, 1 loss");

@@ -97,9 +97,11 @@ export function resultLine(result) {
   return `Your rating: ${changeWords(result)}, place ${result.place} of ${result.of}`;
 }
 
-/** What a seat of a rated table stands to win and lose: "a win +103, a loss −55". */
-export function stakeWords(seat) {
+/** What a seat of a rated table stands to win and lose: "a win +103, a loss −55" at a
+ * table of two, "first place +98, last place −83" at a bigger one. */
+export function stakeWords(seat, seats = 2) {
   if (!seat || seat.rated === false || typeof seat.if_first !== "number") return "";
+  if (seats > 2) return `first place ${signedPoints(seat.if_first)}, last place ${signedPoints(seat.if_last)}`;
   return `a win ${signedPoints(seat.if_first)}, a loss ${signedPoints(seat.if_last)}`;
 }
 

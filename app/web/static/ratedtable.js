@@ -53,7 +53,7 @@ export function useRatedTable(game, finished) {
  * +103, a loss −55." and the link to what the numbers mean. */
 export function RatedLine({ rated, st, me }) {
   const mine = ratedSeatOf(rated, st.players.find((p) => p.nickname === me));
-  const stake = mine && rated.state !== "settled" ? stakeWords(mine) : "";
+  const stake = mine && rated.state !== "settled" ? stakeWords(mine, rated.seats.filter((x) => x.rated !== false).length) : "";
   return html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(rated.pool)}).
     ${mine && rated.state !== "settled" ? html` Your rating <b>${points(shown(mine))}</b>${mine.provisional ? " (provisional)" : ""}${stake ? html`: <span id="stakes">${stake}</span>` : ": this game does not change it (you have played these players often today)"}.` : null}
     ${" "}<a href="#/about-ratings">What the numbers mean</a></p>`;
