@@ -13,7 +13,7 @@ export function AboutRatings() {
       <li>Finish ahead of others and it goes up; finish behind and it goes down.</li>
       <li>Beating someone rated above you gains more than beating someone rated below you; losing to them costs less.</li>
       <li>Two-player games and games of three to eight are rated apart: you have one rating for each.</li>
-      <li>At a rated table, every seat shows its player's rating, and above the table you see what a win and what a loss would change for you,
+      <li>At a rated table, every seat shows its player's rating, and above the table you see what a win and a loss (at a bigger table, first and last place) would change for you,
         worked out by the rating system before the first move. After the game, your change is shown as old → new (difference), and the difference
         is always the new number minus the old one.</li>
     </ul>
