@@ -36,6 +36,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     ladder.BotsCannotFill: 403,
     ladder.LadderUnavailable: 503,
     ladder.UnknownHandle: 404,
+    ladder.NotRatedGame: 404,
     ladder.PasskeysUnavailable: 503,
     ladder.PasskeyExists: 409,
     ladder.LastWayIn: 409,

@@ -12,7 +12,19 @@ from app.api import document, errors
 from app.api.deps import LadderProvider, ServiceProvider
 from app.api.fairness import FairnessMiddleware
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
-from app.api.routes import ladder, listing, lobby, odds, play, seating, table, tables, watch, web
+from app.api.routes import (
+    ladder,
+    ladder_tables,
+    listing,
+    lobby,
+    odds,
+    play,
+    seating,
+    table,
+    tables,
+    watch,
+    web,
+)
 from app.config.logs import configure_logging, on_lambda
 from app.config.settings import Settings, get_settings
 from app.service import GameService
@@ -72,6 +84,7 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.include_router(seating.router)
     app.include_router(ladder.router)  # /ladder: accounts, quick play, boards (app/ladder)
     app.include_router(tables.router)  # /{game}/games/...: Economancy, Figgie (app/service)
+    app.include_router(ladder_tables.router)  # /ladder/games: a rated game's seats
     app.include_router(web.router)  # / and /app/*: the browser client (no OpenAPI entry)
     app.include_router(watch.router)  # /ws: the websocket watchers (no OpenAPI entry)
     app.add_middleware(

@@ -20,7 +20,7 @@ from typing import Any
 from app.ladder import bots
 from app.ladder import rating as model
 from app.ladder.errors import UnknownAccount
-from app.ladder.store import Account, LadderStore, Rating, Result
+from app.ladder.store import Account, Change, LadderStore, Rating, Result
 from app.service import GameService
 from app.service.errors import CredentialsMissing
 
@@ -106,6 +106,7 @@ class LadderBase:
 def rating_body(rating: Rating) -> Body:
     return {
         "rating": round(rating.mu - 3 * rating.sigma, 2),
+        "display_rating": model.shown(rating),
         "mu": round(rating.mu, 3),
         "sigma": round(rating.sigma, 3),
         "games": rating.games,
@@ -113,19 +114,33 @@ def rating_body(rating: Rating) -> Body:
     }
 
 
+def change_body(change: Change, of: int) -> Body:
+    """A place and a rating change: the ordinals to two decimals, their change the
+    difference of those two rounded figures, and the same on the displayed scale (whole
+    numbers), so that each line adds up as it reads."""
+    before = round(change.before.mu - 3 * change.before.sigma, 2)
+    after = round(change.after.mu - 3 * change.after.sigma, 2)
+    shown_before, shown_after = model.shown(change.before), model.shown(change.after)
+    return {
+        "place": change.place,
+        "of": of,
+        "rating_before": before,
+        "rating_after": after,
+        "change": round(after - before, 2),
+        "display_before": shown_before,
+        "display_after": shown_after,
+        "display_change": shown_after - shown_before,
+        "provisional": model.provisional(change.after),
+    }
+
+
 def own_change(result: Result, account_id: str) -> Body:
     """One account's line of a result: its place and its rating before and after."""
     for change in result.changes:
         if change.account_id == account_id:
-            before = change.before.mu - 3 * change.before.sigma
-            after = change.after.mu - 3 * change.after.sigma
             return {
                 "game_uuid": result.game_uuid,
                 "pool": result.pool,
-                "place": change.place,
-                "of": len(result.changes),
-                "rating_before": round(before, 2),
-                "rating_after": round(after, 2),
-                "change": round(after - before, 2),
+                **change_body(change, len(result.changes)),
             }
     return {"game_uuid": result.game_uuid, "pool": result.pool, "void": True}

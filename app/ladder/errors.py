@@ -178,3 +178,9 @@ class TooManyAccounts(ServiceError):
     def __init__(self, message: str | None = None, *, retry_after: int = 1) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+
+
+class NotRatedGame(InvalidParameter):
+    """A game that no rated table plays (HTTP 404)."""
+
+    code = "not_a_rated_game"

@@ -8,11 +8,12 @@ from typing import Final
 
 from app.ladder import bots
 from app.ladder import rating as model
-from app.ladder.base import Body, LadderBase, own_change, rating_body
-from app.ladder.errors import UnknownHandle
+from app.ladder.base import Body, LadderBase, change_body, own_change, rating_body
+from app.ladder.errors import NotRatedGame, UnknownHandle
 from app.ladder.pools import pool_named
 from app.ladder.store import Account, Change, LadderConflict, Result, Seat, Table
 from app.observability import metrics
+from app.service import parse
 from app.service.errors import GameNotFinished, GameNotFound, InvalidParameter
 from app.service.finished import TableFinished
 from app.service.writes import Change as GameChange
@@ -173,21 +174,94 @@ class Results(LadderBase):
             }
             for r in self.store.ratings(account.account_id)
         ]
+        history = self.store.history(account.account_id, RECENT_GAMES)
         games = [
             {
                 "game_uuid": result.game_uuid,
                 "pool": result.pool,
                 "settled_at": result.settled_at,
                 "players": [c.handle for c in sorted(result.changes, key=lambda c: c.place)],
+                "opponents": [
+                    {"handle": c.handle, "place": c.place}
+                    for c in sorted(result.changes, key=lambda c: c.place)
+                    if c.account_id != account.account_id
+                ],
                 **own_change(result, account.account_id),
             }
-            for result in self.store.history(account.account_id, RECENT_GAMES)
+            for result in history
         ]
         body: Body = {"handle": account.handle, "bot": account.bot}
         level = _level_of(account)
         if level is not None:
             body["level"] = level.name
-        return {**body, "ratings": ratings, "games": games}
+        return {
+            **body,
+            "ratings": ratings,
+            "games": games,
+            "recent_record": _record(history, account.account_id),
+        }
+
+    def rated_table(self, game_uuid: object) -> Body:
+        """The rated table that plays ``game_uuid``, for anyone who may watch the game: its
+        pool, and each seat's handle (in the order the table was formed; a computer level's
+        seat also its agent, by which its player is found in the game), rating and what it
+        stands to win or lose (the model's change if first, if last), or, once settled,
+        each seat's place and change. 400 for what is not a UUID, 404 for a game no rated table
+        plays."""
+        wanted = parse.game_uuid(game_uuid if isinstance(game_uuid, str) else None)
+        table = self.store.table_of_game(wanted)
+        if table is None or table.game_uuid is None:
+            raise NotRatedGame("game_uuid", game_uuid, "No rated table plays this game")
+        result = self.store.result(table.table_id) if table.state == "settled" else None
+        levels = {lv.handle: lv for lv in bots.LEVELS}
+        accounts = {s.account_id: self.store.account(s.account_id) for s in table.seats}
+        bot = {i: a is not None and a.bot for i, a in accounts.items()}
+        seats: list[Body] = []
+        if result is not None:
+            changes = {c.account_id: c for c in result.changes}
+            for seat in table.seats:
+                line: Body = _seat_line(seat, levels, bot[seat.account_id])
+                change = changes.get(seat.account_id)
+                seats.append(
+                    {**line, **change_body(change, len(changes))}
+                    if change is not None
+                    else {**line, "rated": False}
+                )
+            return {
+                "game_uuid": table.game_uuid,
+                "pool": table.pool,
+                "state": "settled",
+                "seats": seats,
+            }
+        rated = self._rated_seats(table)
+        before = {
+            s.account_id: self.store.rating(s.account_id, table.pool)
+            or model.initial(s.account_id, table.pool)
+            for s in table.seats
+        }
+        playing = [s for s in table.seats if s.account_id in rated]
+        stakes = dict(
+            zip(
+                (s.account_id for s in playing),
+                model.stakes([before[s.account_id] for s in playing]),
+                strict=True,
+            )
+        )
+        for seat in table.seats:
+            rating = before[seat.account_id]
+            line = {**_seat_line(seat, levels, bot[seat.account_id]), **rating_body(rating)}
+            if seat.account_id in stakes:
+                win, loss = stakes[seat.account_id]
+                line |= {"rated": True, "if_first": win, "if_last": loss}
+            else:
+                line["rated"] = False
+            seats.append(line)
+        return {
+            "game_uuid": table.game_uuid,
+            "pool": table.pool,
+            "state": table.state,
+            "seats": seats,
+        }
 
 
 def _place_of(finished: TableFinished, seat: Seat) -> int:
@@ -202,6 +276,27 @@ def _place_of(finished: TableFinished, seat: Seat) -> int:
     if len(found) != 1:
         raise ValueError(f"seat {seat.account_id} is not at game {finished.game_uuid} once")
     return found[0]
+
+
+def _seat_line(seat: Seat, levels: dict[str, bots.Level], bot: bool) -> Body:
+    line: Body = {"handle": seat.handle, "bot": bot or seat.handle in levels}
+    level = levels.get(seat.handle)
+    if level is not None:
+        line |= {"agent": level.agent, "level": level.name}
+    return line
+
+
+def _record(history: list[Result], account_id: str) -> list[Body]:
+    """Each pool's wins (first places) and losses (any other place) in ``history``, the
+    games rated for the account (a void game counts for neither)."""
+    by_pool: dict[str, Body] = {}
+    for result in history:
+        place = next((c.place for c in result.changes if c.account_id == account_id), None)
+        if place is None:
+            continue
+        line = by_pool.setdefault(result.pool, {"pool": result.pool, "wins": 0, "losses": 0})
+        line["wins" if place == 1 else "losses"] += 1
+    return sorted(by_pool.values(), key=lambda line: str(line["pool"]))
 
 
 def _limit(value: object) -> int:

@@ -8,7 +8,7 @@ import {
 } from "../../app/web/static/bets.js";
 import { ERROR_CODES, words } from "../../app/web/static/errors.js";
 import {
-  FILL_CHOICES, historySeries, ipHost, matchWindow, poolTitle, queueBody, rating, resultLine, signed, waitingLine, waitWords,
+  FILL_CHOICES, ipHost, matchWindow, poolTitle, queueBody, waitingLine, waitWords,
 } from "../../app/web/static/ladder.js";
 import { BACKOFF, live, reconnectDelay, socketUrl } from "../../app/web/static/live.js";
 import { DEFAULT_KIND, GAMES, gameOf, PARTS } from "../../app/web/static/games.js";
@@ -253,15 +253,6 @@ if (process.env.BLEF_JS_VARIANTS) {
   console.log("BLEF_VARIANTS " + JSON.stringify({ names: t32.sets.map((s) => s.name), exists, maxCards, verified, dealt }));
 }
 
-test("a rated game's result reads as a sentence, with true minus signs", () => {
-  assert.equal(resultLine({ place: 1, of: 2, rating_before: 0, rating_after: 3.4049, change: 3.4049 }),
-    "Your rating: 0.0 → 3.4 (+3.4), place 1 of 2");
-  assert.equal(resultLine({ place: 2, of: 2, rating_before: 0, rating_after: -1.84, change: -1.84 }),
-    "Your rating: 0.0 → −1.8 (−1.8), place 2 of 2");
-  assert.equal(resultLine({ game_uuid: "g", void: true }), "This game did not count for ratings.");
-  assert.deepEqual([rating(-0.04), signed(0.01), signed(-0.06)], ["0.0", "±0.0", "−0.1"]);
-});
-
 test("the ladder's codes have words, and the waiting line counts seconds", () => {
   for (const code of ["unknown_account", "handle_taken", "unknown_pool", "unknown_handle", "already_at_table", "ladder_unavailable", "rate_limited",
     "passkeys_unavailable", "passkey_refused", "passkey_malformed", "challenge_unknown", "challenge_expired", "wrong_origin", "unknown_passkey",
@@ -288,22 +279,6 @@ test("the fill wait is sent only when chosen, as a number of seconds, and said i
 test("a passkey needs a page opened by a domain name, not an address", () => {
   for (const host of ["127.0.0.1", "[::1]", "10.0.0.12"]) assert.ok(ipHost(host), host);
   for (const host of ["localhost", "blef.example", "1x.example"]) assert.ok(!ipHost(host), host);
-});
-
-test("a profile's games become one line per pool, oldest first, starting from the first rating", () => {
-  const games = [ // newest first, as the service lists them
-    { game_uuid: "c", pool: "standard-3-8", rating_before: 0, rating_after: 2, change: 2, place: 1, of: 3 },
-    { game_uuid: "v", pool: "standard-2", void: true },
-    { game_uuid: "b", pool: "standard-2", rating_before: 3, rating_after: 1, change: -2, place: 2, of: 2 },
-    { game_uuid: "a", pool: "standard-2", rating_before: 0, rating_after: 3, change: 3, place: 1, of: 2 },
-  ];
-  const s = historySeries(games, ["standard-2", "standard-3-8"]);
-  assert.deepEqual(s.x, [0, 1, 2, 3]);
-  assert.deepEqual(s.games.map((g) => g.game_uuid), ["a", "b", "c"]);
-  assert.deepEqual(s.pools, [
-    { name: "standard-2", values: [0, 3, 1, 1] },
-    { name: "standard-3-8", values: [null, null, null, 2] },
-  ]);
 });
 
 // ---------------------------------------------------------------- live.js: the reconnecting socket

@@ -30,6 +30,17 @@ def _shot(page: Any, name: str) -> None:
         page.screenshot(path=str(DOCS / name), full_page=True)
 
 
+def _seen(locator: Any) -> str:
+    """The text a sighted person reads (without what is there for screen readers only)."""
+    return str(
+        locator.evaluate(
+            "el => { const c = el.cloneNode(true);"
+            " c.querySelectorAll('.sr-only').forEach((s) => s.remove());"
+            " return c.textContent.replace(/\\s+/g, ' ').trim(); }"
+        )
+    )
+
+
 def _watch_urls(page: Any, seen: list[str]) -> None:
     page.on("request", lambda request: seen.append(request.url))
 
@@ -62,6 +73,13 @@ def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_an
     alice.get_by_role("button", name="Copy your key").click()
     assert alice.evaluate("navigator.clipboard.readText()") == secret_a
     secret_b = _make_account(bob, server.url, "bob")
+    # The header names the account, with a newcomer's 1500 (provisional), and opens the profile.
+    for page, handle in ((alice, "alice"), (bob, "bob")):
+        header = page.locator("#header-account")
+        header.get_by_text("1500").wait_for()
+        assert _seen(header) == f"{handle} 1500?"
+        assert "provisional" in header.inner_text()
+        assert header.get_attribute("href") == f"#/player/{handle}"
 
     # Alice waits first: the seconds, the widening window in words, a Cancel.
     alice.get_by_role("radio", name=re.compile("^standard, 2 players")).check()
@@ -89,6 +107,25 @@ def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_an
         page.locator(".you").get_by_text(handle, exact=True).wait_for()
         page.get_by_text("Rated game").first.wait_for()
         page.get_by_role("region", name="Your cards").wait_for()
+        # What is at stake, before a move: the model's change for a win and for a loss.
+        assert page.locator("#stakes").inner_text() == "a win +103, a loss −55"
+        # Each seat shows its rating, and its name opens the player's profile.
+        for other in ("alice", "bob"):
+            seat = page.locator(".seat", has=page.get_by_role("link", name=other, exact=True))
+            assert _seen(seat.locator(".seat-rating")) == "1500?"
+            assert seat.get_by_role("link", name=other, exact=True).get_attribute("href") == (
+                f"#/player/{other}"
+            )
+        assert axe_violations(page) == []
+    # Away from the table, the rated game in play is said at the top of the page.
+    bob.goto(server.url + "/#/ladder/standard-2")
+    top = bob.locator("#rated-in-play-top")
+    top.wait_for()
+    assert top.bounding_box()["y"] < 200  # type: ignore[index]
+    top.get_by_role("link", name="Go to your table").click()
+    bob.wait_for_url(GAME_URL)
+    bob.get_by_role("region", name="Your cards").wait_for()
+    assert bob.locator("#rated-in-play-top").count() == 0
 
     # Bob resigns: alice wins.
     dismiss_reveals(bob)
@@ -97,10 +134,12 @@ def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_an
     for page in (alice, bob):
         page.locator("#winner").wait_for()
         dismiss_reveals(page)
-    won = re.compile(r"^Your rating: 0\.0 → \d+\.\d \(\+\d+\.\d\), place 1 of 2$")
-    lost = re.compile(r"^Your rating: 0\.0 → −?\d+\.\d \(−\d+\.\d\), place 2 of 2$")
-    alice.locator("#rating-change").get_by_text(won).wait_for()
-    bob.locator("#rating-change").get_by_text(lost).wait_for()
+    # The line adds up as it reads, and gives what the table said was at stake.
+    won, lost = "1500 → 1603 (+103), place 1 of 2", "1500 → 1445 (−55), place 2 of 2"
+    alice.locator("#rating-change").get_by_text(f"Your rating: {won}").wait_for()
+    bob.locator("#rating-change").get_by_text(f"Your rating: {lost}").wait_for()
+    alice.locator(".seat-rating", has_text="1603 (+103)").wait_for()
+    alice.locator(".seat-rating", has_text="1445 (−55)").wait_for()
     assert bob.get_by_role("button", name="Play again with the same players").count() == 0
     assert bob.get_by_role("button", name="Find another rated game").is_enabled()
 
@@ -111,18 +150,30 @@ def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_an
     board.nth(1).wait_for()
     assert board.nth(0).inner_text().split("\t")[:2] == ["1", "alice (you)"]
     assert board.nth(1).inner_text().split("\t")[:2] == ["2", "bob"]
-    assert "*" in board.nth(0).inner_text(), "provisional is marked"
+    assert "1603?" in board.nth(0).inner_text(), "provisional is marked, as in the header"
     assert alice.locator("#your-rank").inner_text().startswith("Your rank: 1")
     assert axe_violations(alice) == []
     _shot(alice, "web-leaderboard-desktop.png")
 
-    # Bob's profile: the rating per pool, the chart and the table beside it, the replay.
-    bob.get_by_role("link", name="Your profile").click()
+    # Bob's profile: the rating per pool, a chart for the pool played, the games with their
+    # date, opponent and place, the record, the replay.
+    bob.get_by_role("link", name="Your profile", exact=True).click()
     bob.wait_for_url(re.compile(r"#/player/bob$"))
-    bob.locator("#rating-chart canvas").wait_for()
+    bob.locator("#rating-chart-standard-2 canvas").wait_for()
+    assert bob.locator("#rating-chart-standard-3-8").count() == 0
     rows = bob.locator("#rating-history tbody tr")
     assert rows.count() == 1
-    assert "2 of 2" in rows.first.inner_text()
+    cells = rows.first.locator("td")
+    assert re.search(r"\b\d{1,2}:\d\d\b", cells.nth(0).inner_text()), "when it was played"
+    assert cells.nth(0).locator("time").get_attribute("datetime")
+    assert cells.nth(3).get_by_role("link", name="alice").get_attribute("href") == "#/player/alice"
+    assert cells.nth(1).inner_text() == "2 of 2"
+    assert cells.nth(2).inner_text() == "1500 → 1445 (−55)"
+    ratings = bob.locator("#pool-ratings tbody tr").first.inner_text()
+    assert "1445" in ratings and "provisional" in ratings
+    assert "0 wins, 1 loss" in bob.locator("#record-standard-2").inner_text()
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 390, "nothing runs off a phone"
+    assert _seen(bob.locator("#header-account")) == "bob 1445?"
     assert rows.first.get_by_role("link", name=re.compile("^Replay")).get_attribute("href") == (
         f"#/replay/{game}"
     )
@@ -199,7 +250,7 @@ def test_the_lobby_shows_each_computer_levels_rating_from_its_rated_games(
     medium = page.get_by_role("radio", name=re.compile("^Medium"))
     medium.check()
     beginner = page.locator("label.level", has_text="Beginner")
-    beginner.get_by_text(re.compile(r"Rating -?\d+\.\d in 2-player games \(1 rated\)")).wait_for()
+    beginner.get_by_text(re.compile(r"Rating 1\d{3} in 2-player games \(1 rated\)")).wait_for()
     assert "Not rated yet" in page.locator("label.level", has_text="Hard").inner_text()
     assert medium.is_checked()  # the ratings' redraw left the choice alone
     # The board marks the computer level as a bot, and its profile says what it is.

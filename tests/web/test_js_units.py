@@ -139,3 +139,18 @@ def test_the_page_knows_the_32_card_bets_jokers_and_verifies_every_variant_s_dea
     assert dump["maxCards"] == [[r.max_cards_for(n) for n in range(2, 9)] for r in VARIANTS]
     assert dump["dealt"][: len(rounds)] == [r["_piles"] for r in rounds]
     assert dump["verified"] == [True] * len(rounds) + [False] * len(tampered)
+
+
+def test_the_rating_helpers_pass_under_node() -> None:
+    # The displayed scale, lines that add up, the stakes, one chart per pool
+    # (tests/web/js_ratings.test.mjs).
+    result = subprocess.run(
+        [str(NODE), "--test", str(TESTS.with_name("js_ratings.test.mjs"))],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "# fail 0" in result.stdout

@@ -101,8 +101,12 @@ class QueueRequest(BaseModel):
     )
 
 
+DISPLAY_DOC = "The rating people see: round(1500 + 30 (mu - 3 sigma)) (docs/ratings.md)"
+
+
 class RatingLine(BaseModel):
     rating: float = Field(description="The ordinal mu - 3 sigma, what boards sort by")
+    display_rating: int = Field(description=DISPLAY_DOC)
     mu: float
     sigma: float
     games: int
@@ -116,7 +120,11 @@ class LastResult(BaseModel):
     of: int | None = None
     rating_before: float | None = None
     rating_after: float | None = None
-    change: float | None = None
+    change: float | None = Field(None, description="rating_after - rating_before, as rounded")
+    display_before: int | None = Field(None, description="`rating_before` as people see it")
+    display_after: int | None = Field(None, description="`rating_after` as people see it")
+    display_change: int | None = Field(None, description="display_after - display_before")
+    provisional: bool | None = Field(None, description="Still provisional after this game")
     void: bool | None = None
 
 
@@ -179,9 +187,21 @@ class PoolRating(RatingLine):
     rank: int | None
 
 
+class Opponent(BaseModel):
+    handle: str
+    place: int
+
+
 class ProfileGame(LastResult):
     settled_at: float
     players: list[str] = Field(description="The handles, by place")
+    opponents: list[Opponent] = Field(description="The others rated in it, by place")
+
+
+class RecordLine(BaseModel):
+    pool: str
+    wins: int = Field(description="First places")
+    losses: int = Field(description="Any other place")
 
 
 class Profile(BaseModel):
@@ -190,6 +210,7 @@ class Profile(BaseModel):
     level: str | None = Field(None, description="A computer level's account: its level")
     ratings: list[PoolRating]
     games: list[ProfileGame]
+    recent_record: list[RecordLine] = Field(description="By pool, over `games`")
 
 
 class NewDevice(NewAccount):
@@ -445,6 +466,10 @@ class Event(BaseModel):
     rating_before: float | None = None
     rating_after: float | None = None
     change: float | None = None
+    display_before: int | None = None
+    display_after: int | None = None
+    display_change: int | None = None
+    provisional: bool | None = None
     void: bool | None = Field(None, description="game_over: not rated for you")
 
 

@@ -11,8 +11,9 @@ import { RoundSummary } from "./blefround.js";
 import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, TeamsHelp } from "./rulesview.js";
 import { levelOf, LEVELS, maxCardsChoices, standingBet, tipFor } from "./bleftable.js";
 import { Card, Cards, html } from "./ui.js";
+import { ratedSeatOf, SeatRating } from "./ratedtable.js";
 
-function Felt({ st, me, s }) {
+function Felt({ st, me, s, rated }) {
   const seats = st.players;
   const mine = seats.findIndex((p) => p.nickname === me);
   const order = mine > 0 ? [...seats.slice(mine), ...seats.slice(0, mine)] : seats;
@@ -28,7 +29,9 @@ function Felt({ st, me, s }) {
         const level = levelOf(p.ai_agent);
         return html`<li key=${p.nickname} class=${`seat${turn ? " turn" : ""}${out ? " out" : ""}${p.nickname === me ? " me" : ""}`}
           style=${{ left: `${50 + 41 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` }}>
-          <span class="nick"><span class="name" title=${p.nickname}>${p.nickname}</span>${p.nickname === me ? html`<span class="you-mark">(you)</span>` : null}</span>
+          <span class="nick">${ratedSeatOf(rated, p) ? html`<a class="name" title=${p.nickname} href=${`#/player/${encodeURIComponent(ratedSeatOf(rated, p).handle)}`}>${p.nickname}</a>`
+            : html`<span class="name" title=${p.nickname}>${p.nickname}</span>`}${p.nickname === me ? html`<span class="you-mark">(you)</span>` : null}</span>
+          <${SeatRating} seat=${ratedSeatOf(rated, p)} />
           <${TeamMark} team=${p.team} />
           ${level ? html`<span class="level">${level.label} computer</span>` : null}
           <span class="count">${out ? "out of the game" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`}</span>
@@ -131,8 +134,8 @@ function Tip({ st, me, myTurn, s, actions }) {
 }
 
 /** The game in play, as Blef shows it between the game-over panel and the reactions. */
-function Board({ st, s, me, seated, myTurn, actions }) {
-  return html`<${Felt} st=${st} me=${me} s=${s} />
+function Board({ st, s, me, seated, myTurn, actions, rated }) {
+  return html`<${Felt} st=${st} me=${me} s=${s} rated=${rated} />
     <${TurnLine} st=${st} me=${me} myTurn=${myTurn} s=${s} />
     ${st.status === "Running" && s.tips && seated ? html`<${Tip} st=${st} me=${me} myTurn=${myTurn} s=${s} actions=${actions} />` : null}
     <${RoundBets} history=${st.history || []} st=${st} />`;

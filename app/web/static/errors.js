@@ -65,6 +65,7 @@ const WORDS = {
   bots_cannot_fill: "A bot cannot ask for computer players to fill its table.",
   invalid_cursor: "That events cursor was not given by this service.",
   too_many_accounts: "Too many accounts have been made from your address in the last hour. Try again later.",
+  not_a_rated_game: "This game is not a rated game.",
   last_way_in: "This is the only key to your account and it has no passkey: add a passkey, or copy your key, before signing out.",
   account_busy: "Leave the queue, or finish your rated game, before deleting your account.",
   no_permission: "Only the host can do that for another player; you can change only your own team.",

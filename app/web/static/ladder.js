@@ -6,6 +6,9 @@ import { words } from "./errors.js";
 import { announce, fail, toast } from "./ui.js";
 
 const ACCOUNT = "blef:account";
+/** The event this page sends itself when this browser signs in or out, or a rated result
+ * comes in (the header listens). */
+export const ACCOUNT_CHANGED = "blef:account-changed";
 
 /** The pools as the service names them, in case /ladder/pools cannot be read yet. */
 export const POOLS = [
@@ -28,13 +31,16 @@ export function keepAccount(account) {
   const kept = { handle: account.handle, secret: account.secret };
   if (account.device) kept.device = true;
   localStorage.setItem(ACCOUNT, JSON.stringify(kept));
+  dispatchEvent(new Event(ACCOUNT_CHANGED));
 }
 
 export function forgetAccount() {
   localStorage.removeItem(ACCOUNT);
+  dispatchEvent(new Event(ACCOUNT_CHANGED));
 }
 
-/** A rating to one decimal, a true minus before a negative one: "3.4", "−1.8", "0.0". */
+/** A rating to one decimal, a true minus before a negative one: "3.4", "−1.8", "0.0" (the
+ * ordinal, as the API's `rating`; people are shown `display_rating`, see `shown`). */
 export function rating(x) {
   const r = Math.round(x * 10) / 10;
   return r < 0 ? `−${(-r).toFixed(1)}` : r.toFixed(1).replace("-", "");
@@ -48,11 +54,62 @@ export function signed(x) {
   return "±0.0";
 }
 
-/** A rated game's result in a sentence: "Your rating: 0.0 → 3.4 (+3.4), place 1 of 2". */
+/** The scale people see (docs/ratings.md): round(1500 + 30 × ordinal), 1500 for a newcomer. */
+export function displayOf(ordinal) {
+  return Math.round(1500 + 30 * ordinal);
+}
+
+/** A whole-number rating with a true minus: "1603", "−12" (never for a newcomer). */
+export function points(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
+/** A whole-number change with its sign: "+103", "−55", "±0". */
+export function signedPoints(n) {
+  if (n > 0) return `+${n}`;
+  if (n < 0) return `−${-n}`;
+  return "±0";
+}
+
+/** The displayed rating of a rating line (`display_rating`, or from the ordinal). */
+export function shown(line) {
+  return typeof line.display_rating === "number" ? line.display_rating : displayOf(line.rating);
+}
+
+/** A result's displayed figures {before, after, change}: the change is always after minus
+ * before as shown, so the line adds up as it reads. */
+export function shownChange(result) {
+  const before = typeof result.display_before === "number" ? result.display_before : displayOf(result.rating_before);
+  const after = typeof result.display_after === "number" ? result.display_after : displayOf(result.rating_after);
+  return { before, after, change: after - before };
+}
+
+/** "1500 → 1603 (+103)". */
+export function changeWords(result) {
+  const c = shownChange(result);
+  return `${points(c.before)} → ${points(c.after)} (${signedPoints(c.change)})`;
+}
+
+/** A rated game's result in a sentence: "Your rating: 1500 → 1603 (+103), place 1 of 2". */
 export function resultLine(result) {
   if (!result || result.void || result.rating_after === undefined || result.rating_after === null)
     return "This game did not count for ratings.";
-  return `Your rating: ${rating(result.rating_before)} → ${rating(result.rating_after)} (${signed(result.change)}), place ${result.place} of ${result.of}`;
+  return `Your rating: ${changeWords(result)}, place ${result.place} of ${result.of}`;
+}
+
+/** What a seat of a rated table stands to win and lose: "a win +103, a loss −55" at a
+ * table of two, "first place +98, last place −83" at a bigger one. */
+export function stakeWords(seat, seats = 2) {
+  if (!seat || seat.rated === false || typeof seat.if_first !== "number") return "";
+  if (seats > 2) return `first place ${signedPoints(seat.if_first)}, last place ${signedPoints(seat.if_last)}`;
+  return `a win ${signedPoints(seat.if_first)}, a loss ${signedPoints(seat.if_last)}`;
+}
+
+/** A pool's record in words: "3 wins, 1 loss". */
+export function recordWords(line) {
+  const w = line.wins;
+  const l = line.losses;
+  return `${w} win${w === 1 ? "" : "s"}, ${l} loss${l === 1 ? "" : "es"}`;
 }
 
 /** How far apart two ratings (mu) may be for a match after `waited` seconds (the service's
@@ -76,24 +133,20 @@ export function waitWords(seconds) {
 
 export const WIDENING = "You are matched with players near your level; the longer you wait, the wider that range grows, so a match comes sooner.";
 
-/** The rating history of a profile's games (newest first, as the service lists them) as
- * chart data: {x: [1..n], pools: [{name, values: [rating after, or null]}]}, oldest first;
- * each pool's line starts at its first game's rating before. */
+/** One pool's rating history from a profile's games (newest first, as the service lists
+ * them), as chart data of its own: {x: [0..n], values: [rating before the first, then
+ * after each], games}, oldest first, on the displayed scale. Each pool is counted by its
+ * own games only, so one line never runs flat across another pool's games. */
+export function poolHistory(games, pool) {
+  const rated = (games || []).filter((g) => g.pool === pool && !g.void && g.rating_after !== undefined && g.rating_after !== null).slice().reverse();
+  if (!rated.length) return { x: [], values: [], games: [] };
+  const values = [shownChange(rated[0]).before, ...rated.map((g) => shownChange(g).after)];
+  return { x: values.map((_, i) => i), values, games: rated };
+}
+
+/** Every pool's history (those with a rated game), in the order of `poolNames`. */
 export function historySeries(games, poolNames) {
-  const rated = (games || []).filter((g) => !g.void && g.rating_after !== undefined && g.rating_after !== null).slice().reverse();
-  const names = poolNames.filter((p) => rated.some((g) => g.pool === p));
-  const x = [0, ...rated.map((_, i) => i + 1)];
-  const pools = names.map((name) => {
-    const first = rated.find((g) => g.pool === name);
-    const values = [first === rated[0] ? first.rating_before : null];
-    let last = null;
-    for (const g of rated) {
-      if (g.pool === name) last = g.rating_after;
-      values.push(g.pool === name ? g.rating_after : last);
-    }
-    return { name, values };
-  });
-  return { x, pools, games: rated };
+  return poolNames.map((name) => ({ name, ...poolHistory(games, name) })).filter((p) => p.games.length);
 }
 
 /** A pool's title from its name. */

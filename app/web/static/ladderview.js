@@ -6,15 +6,11 @@ import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
 import { api, ApiError } from "./api.js";
 import { words } from "./errors.js";
 import {
-  accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, historySeries, makeAccount, passkeyCancelled,
-  passkeysHere, passkeysOf, POOLS, poolTitle, queueBody, rating, resultLine, signed, signIn, signInWithPasskey, signOutHere,
+  ACCOUNT_CHANGED, accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, makeAccount, passkeyCancelled,
+  passkeysHere, passkeysOf, points, POOLS, poolTitle, queueBody, resultLine, shown, shownChange, signIn, signInWithPasskey, signOutHere,
   waitingLine, waitWords, WIDENING,
 } from "./ladder.js";
 import { announce, fail, html, toast } from "./ui.js";
-import uPlot from "./uplot.js";
-
-const POOL_COLOURS = { "standard-2": "#0a58ca", "standard-3-8": "#b02a37" };
-const POOL_DASH = { "standard-2": [], "standard-3-8": [8, 5] };
 
 function copyKey(secret) {
   const done = () => { toast("Your key is copied. Keep it to yourself."); announce("Your key is copied."); };
@@ -85,7 +81,7 @@ export function RatedPanel({ name, checkName }) {
   };
 
   return html`<section class="panel rated" aria-labelledby="rated-title">
-    <h2 id="rated-title">Rated games against people</h2>
+    <h2 id="rated-title" tabindex="-1">Rated games against people</h2>
     ${s.account ? html`<${Account} s=${s} fresh=${fresh} onSignOut=${signOut} onDelete=${remove} />`
       : html`<${NoAccount} s=${s} name=${name} onMake=${make} onSignedIn=${(a) => { actions.signedIn(a); setTimeout(() => document.getElementById("account-title")?.focus(), 0); }} />`}
     ${s.account ? html`<${FindRated} s=${s} actions=${actions} waiting=${waiting} />` : null}
@@ -253,6 +249,7 @@ export function RatedResult({ game, pool }) {
         const last = data.last_result;
         if (last && last.game_uuid === game) {
           setResult(last);
+          dispatchEvent(new Event(ACCOUNT_CHANGED)); // the header shows the new rating
           announce(resultLine(last));
           return;
         }
@@ -273,8 +270,9 @@ export function RatedResult({ game, pool }) {
       location.hash = "#/";
     } catch (e) { fail(e); setBusy(false); }
   };
-  const up = result && !result.void && result.change > 0;
-  const down = result && !result.void && result.change < 0;
+  const moved = result && !result.void && result.rating_after !== undefined ? shownChange(result).change : 0;
+  const up = moved > 0;
+  const down = moved < 0;
   return html`<div class="rated-result">
     <p id="rating-change" class=${`rating-change${up ? " up" : down ? " down" : ""}`}>${result ? resultLine(result)
       : late ? "Your rating is not updated yet: see your profile in a minute." : "Working out your new rating…"}</p>
@@ -329,16 +327,17 @@ export function Leaderboard({ pool }) {
         <tbody>${board.players.map((p) => html`<tr key=${p.handle} class=${account && p.handle === account.handle ? "me" : ""}>
           <td>${p.rank}</td>
           <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${p.handle}</a>${p.bot ? html` <span class="badge bot" title="a program, not a person">bot</span>` : ""}${account && p.handle === account.handle ? " (you)" : ""}</td>
-          <td>${rating(p.rating)}${p.provisional ? html` <abbr class="prov" title="provisional: fewer than 10 games">*</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
+          <td>${points(shown(p))}${p.provisional ? html`<abbr class="prov" title="provisional: fewer than 10 games">?</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
           <td>${p.games}</td></tr>`)}</tbody>
       </table>
       ${board.offset || board.next_offset ? html`<nav class="row" aria-label="Leaderboard pages">
         ${board.offset ? html`<button class="small" id="board-previous" onClick=${() => turnTo(Math.max(0, board.offset - BOARD_PAGE))}>Previous ${BOARD_PAGE}</button>` : null}
         ${board.next_offset ? html`<button class="small" id="board-next" onClick=${() => turnTo(board.next_offset)}>Next ${BOARD_PAGE}</button>` : null}
       </nav>` : null}
-      <p class="muted small">* provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
-        A rating starts at 0 and grows as the service grows sure you play well.</p>`
-      : html`<p>Nobody has played a rated game in this pool yet. <a href="#/">Be the first</a>.</p>`}`}
+      <p class="muted small">? provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
+        Everyone starts at 1500. <a href="#/about-ratings">What the numbers mean</a>.</p>`
+      : html`<p>Nobody has played a rated game in this pool yet. <a href="#/rated">Be the first</a>: everyone starts at 1500
+        (<a href="#/about-ratings">what the numbers mean</a>).</p>`}`}
     <p><button class="small" onClick=${() => load()}>Refresh</button> <a class="button small" href="#/">Back to the lobby</a></p>
   </section>`;
 }
@@ -348,93 +347,5 @@ function YourRank({ you, account }) {
   if (!you) return null;
   if (you.rated === false || you.rank === null || you.rank === undefined)
     return html`<p id="your-rank">You (${you.handle}) have no rating in this pool yet: play a rated game in it.</p>`;
-  return html`<p id="your-rank" class="your-rank">Your rank: <b>${you.rank}</b> · rating ${rating(you.rating)} after ${you.games} game${you.games === 1 ? "" : "s"}.</p>`;
-}
-
-/** `#/player/<handle>`: ratings by pool, the rating history as a chart and a table, and the
- * recent rated games with their replays. */
-export function Profile({ handle }) {
-  const [profile, setProfile] = useState(null);
-  const [error, setError] = useState(null);
-  const [pools, setPools] = useState(POOLS);
-  useEffect(() => {
-    api(`/ladder/players/${encodeURIComponent(handle)}`).then(({ data }) => setProfile(data)).catch((e) => setError(e));
-    api("/ladder/pools").then(({ data }) => Array.isArray(data) && data.length && setPools(data)).catch(() => {});
-  }, [handle]);
-  useEffect(() => { document.title = `${handle} · Blef`; }, [handle]);
-  const series = useMemo(() => profile ? historySeries(profile.games, pools.map((p) => p.name)) : null, [profile, pools]);
-  if (error) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1>
-    <p class="problem">${words(error)}</p><p><a class="button" href="#/">Back to the lobby</a></p></section>`;
-  if (!profile) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1><p>Loading…</p></section>`;
-  const me = accountOf();
-  return html`<section class="panel profile">
-    <h1 id="page-heading" tabindex="-1">${profile.handle}${profile.bot ? html` <span class="badge bot">${profile.level ? "computer player" : "bot"}</span>` : null}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
-    <h2>Ratings</h2>
-    ${profile.ratings.length ? html`<table class="ratings" id="pool-ratings">
-      <caption class="sr-only">Ratings by pool</caption>
-      <thead><tr><th scope="col">Pool</th><th scope="col">Rating</th><th scope="col">Rank</th><th scope="col">Games</th></tr></thead>
-      <tbody>${profile.ratings.map((r) => html`<tr key=${r.pool}>
-        <td><a href=${`#/ladder/${r.pool}`}>${poolTitle(r.pool, pools)}</a></td>
-        <td>${rating(r.rating)}${r.provisional ? " (provisional)" : ""}</td><td>${r.rank ?? "–"}</td><td>${r.games}</td></tr>`)}</tbody>
-    </table>` : html`<p>No rated game yet.</p>`}
-    ${series && series.games.length ? html`<h2 id="history-title">Rating after each rated game</h2>
-      <div class="history-wrap">
-        <figure class="chart-figure" aria-labelledby="chart-caption">
-          <${RatingChart} series=${series} />
-          <figcaption id="chart-caption" class="muted small">${series.pools.map((p) => html`<span key=${p.name} class=${`key key-${p.name}`}>${poolTitle(p.name, pools)}</span>`)}
-            Rating after each game, oldest on the left. The same numbers are in the table.</figcaption>
-        </figure>
-        <${HistoryTable} games=${series.games} pools=${pools} />
-      </div>` : null}
-    <p><a class="button small" href=${`#/ladder/${(profile.ratings[0] && profile.ratings[0].pool) || "standard-2"}`}>Leaderboard</a>
-      <a class="button small" href="#/">Back to the lobby</a></p>
-  </section>`;
-}
-
-function HistoryTable({ games, pools }) {
-  const rows = games.slice().reverse(); // newest first
-  return html`<div class="table-scroll"><table class="ratings history-table" id="rating-history">
-    <caption>Recent rated games, newest first</caption>
-    <thead><tr><th scope="col">Game</th><th scope="col">Pool</th><th scope="col">Place</th><th scope="col">Rating</th><th scope="col">Replay</th></tr></thead>
-    <tbody>${rows.map((g, i) => html`<tr key=${g.game_uuid}>
-      <td>${games.length - i}</td>
-      <td>${poolTitle(g.pool, pools)}</td>
-      <td>${g.place} of ${g.of}</td>
-      <td>${rating(g.rating_before)} → ${rating(g.rating_after)} (${signed(g.change)})</td>
-      <td><a href=${`#/replay/${g.game_uuid}`} aria-label=${`Replay of game ${games.length - i}: ${g.players.join(" beat ")}`}>Replay</a></td></tr>`)}</tbody>
-  </table></div>`;
-}
-
-/** The chart (uPlot on a canvas, hidden from screen readers: the table says the same). */
-function RatingChart({ series }) {
-  const box = useRef(null);
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return undefined;
-    const width = () => Math.max(240, Math.min(640, el.clientWidth || 320));
-    const opts = {
-      width: width(),
-      height: 220,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: false } },
-      axes: [
-        { label: "rated games", stroke: "#1b1b1b", grid: { stroke: "#e5e0d4" }, incrs: [1, 2, 5, 10], values: (u, v) => v.map((x) => String(x)) },
-        { label: "rating", stroke: "#1b1b1b", grid: { stroke: "#e5e0d4" }, size: 50 },
-      ],
-      series: [{}, ...series.pools.map((p) => ({
-        label: p.name,
-        stroke: POOL_COLOURS[p.name] || "#333",
-        dash: POOL_DASH[p.name] || [],
-        width: 2.5,
-        points: { show: true, size: 7 },
-        spanGaps: false,
-      }))],
-    };
-    const chart = new uPlot(opts, [series.x, ...series.pools.map((p) => p.values)], el);
-    const onResize = () => chart.setSize({ width: width(), height: 220 });
-    addEventListener("resize", onResize);
-    return () => { removeEventListener("resize", onResize); chart.destroy(); };
-  }, [series]);
-  return html`<div class="chart" id="rating-chart" ref=${box} aria-hidden="true"></div>`;
+  return html`<p id="your-rank" class="your-rank">Your rank: <b>${you.rank}</b> · rating ${points(shown(you))} after ${you.games} game${you.games === 1 ? "" : "s"}.</p>`;
 }

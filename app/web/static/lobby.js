@@ -8,6 +8,7 @@ import { LEVELS } from "./bleftable.js";
 import { rulesInWords } from "./variants.js";
 import { RatedPanel } from "./ladderview.js";
 import { TablesLobby } from "./kindlobby.js";
+import { points, shown } from "./ladder.js";
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const QUICK_MAX_CARDS = 4;
@@ -16,7 +17,7 @@ const QUICK_MAX_CARDS = 4;
 function levelRating(level) {
   if (!level) return "";
   const parts = Object.entries(level.ratings).map(([pool, r]) =>
-    r.rated === false ? null : `${r.rating.toFixed(1)} in ${pool === "standard-2" ? "2-player" : "3–8-player"} games (${r.games} rated)`);
+    r.rated === false ? null : `${points(shown(r))} in ${pool === "standard-2" ? "2-player" : "3–8-player"} games (${r.games} rated)`);
   const rated = parts.filter(Boolean);
   return rated.length ? `Rating ${rated.join(", ")}.` : "Not rated yet: its rating comes from the rated games it plays.";
 }
@@ -37,7 +38,7 @@ async function createAndSit(name) {
   return { game, token: joined.data.player_uuid };
 }
 
-export function Lobby() {
+export function Lobby({ rated = false }) {
   const [name, setName] = useState(savedName());
   const [level, setLevel] = useState("bold");
   const [quick, setQuick] = useState(true);
@@ -47,6 +48,13 @@ export function Lobby() {
   const [games, setGames] = useState(null);
   const [details, setDetails] = useState({});
   const [levels, setLevels] = useState({});
+
+  // `#/rated` (the header's "Rated play", the lead's link): the rated games in view.
+  useEffect(() => {
+    if (!rated) return;
+    const heading = document.getElementById("rated-title");
+    if (heading) { heading.scrollIntoView({ block: "start" }); heading.focus({ preventScroll: true }); }
+  }, [rated]);
 
   // The computer levels' ratings (each level is a bot account rated by its real games).
   useEffect(() => {
@@ -157,6 +165,7 @@ export function Lobby() {
       <h1 id="page-heading" tabindex="-1">Play Blef</h1>
       <p class="lead">A bluffing card game: everyone holds a few cards, and you bet on what is among <em>all</em> the cards on the table.
         New here? <a href="#/learn">Learn to play in two minutes</a>.</p>
+      <p class="to-rated"><a href="#/rated" id="to-rated">Rated games against people</a>: an account, a rating, a leaderboard.</p>
       <div class="field">
         <label for="your-name">Your name</label>
         <input id="your-name" value=${name} maxlength="64" autocomplete="nickname" aria-describedby="name-help"

@@ -1,12 +1,16 @@
 // The Blef browser client. Hash routes: #/ (lobby), #/game/<uuid> (table), #/replay/<uuid>,
 // #/learn (how to play), #/take/<uuid>/<player_uuid> (a seat brought from another device:
 // the secret is in the fragment, which the browser never sends to the server),
-// #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile); a game of another kind:
-// #/<kind>/<uuid> (its table, on the contract's routes) and #/learn/<kind> (its rules).
+// #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile), #/about-ratings (the rating
+// explained), #/rated (the lobby, at its rated games); a game of another kind: #/<kind>/<uuid>
+// (its table, on the contract's routes) and #/learn/<kind> (its rules).
 import { render } from "./preact.js";
 import { useEffect, useRef, useState } from "./hooks.js";
 import { keepSeat, moveSeat, seatOf } from "./api.js";
-import { Leaderboard, Profile } from "./ladderview.js";
+import { AccountLink, RatedInPlay } from "./accountbar.js";
+import { Leaderboard } from "./ladderview.js";
+import { Profile } from "./profileview.js";
+import { AboutRatings } from "./ratinghelp.js";
 import { Learn, LearnDialog } from "./learn.js";
 import { EconomancyLearn } from "./econrules.js";
 import { FiggieRulesPage } from "./figgierules.js";
@@ -32,6 +36,8 @@ export function parseRoute(hash) {
   if (m("learn")) return { name: "learn" };
   if ((r = m("learn/([a-z]{1,20})")) && isTableKind(r[1])) return { name: "learn", kind: r[1] };
   if ((r = m(`([a-z]{1,20})/(${UUID})`)) && isTableKind(r[1])) return { name: "table", kind: r[1], game: r[2].toLowerCase() };
+  if (m("about-ratings")) return { name: "about-ratings" };
+  if (m("rated")) return { name: "lobby", rated: true };
   if ((r = m("ladder/([a-z0-9-]{1,40})"))) return { name: "ladder", pool: r[1] };
   if ((r = m("player/([^/]{1,200})"))) {
     try { return { name: "player", handle: decodeURIComponent(r[1]) }; } catch { return { name: "lobby" }; }
@@ -92,10 +98,11 @@ function App() {
   const first = useRef(true);
   useEffect(() => {
     if (first.current) { first.current = false; return; }
-    if (route.name === "game" || route.name === "table" || route.name === "ladder" || route.name === "player") {
+    if (route.name === "game" || route.name === "table" || route.name === "ladder" || route.name === "player" || route.name === "about-ratings") {
       if (route.name !== "game" && route.name !== "table" && document.activeElement === document.body) setTimeout(() => document.getElementById("page-heading")?.focus(), 50);
       return;
     }
+    if (route.rated) return; // the lobby scrolls to its rated games and focuses their heading
     document.title = route.name === "learn" ? `How to play · ${gameOf(route.kind).name}` : route.name === "replay" ? "Replay · Blef" : "Blef";
     const heading = document.getElementById("page-heading") || document.getElementById("learn-title");
     if (heading && document.activeElement === document.body) heading.focus();
@@ -111,7 +118,8 @@ function App() {
   else if (route.name === "learn") screen = LEARN[route.kind] ? html`<${LEARN[route.kind]} />` : html`<${Learn} />`;
   else if (route.name === "ladder") screen = html`<${Leaderboard} key=${route.pool} pool=${route.pool} />`;
   else if (route.name === "player") screen = html`<${Profile} key=${route.handle} handle=${route.handle} />`;
-  else screen = html`<${Lobby} />`;
+  else if (route.name === "about-ratings") screen = html`<${AboutRatings} />`;
+  else screen = html`<${Lobby} rated=${!!route.rated} />`;
   const closeHelp = () => { setHelp(false); setTimeout(() => document.getElementById("help-button")?.focus(), 0); };
   return html`
     <header class="top">
@@ -121,9 +129,11 @@ function App() {
           : html`<a class="button small" href=${route.kind ? `#/learn/${route.kind}` : "#/learn"}>How to play</a>`}
         <a class="button small" href="#/ladder/standard-2">Ratings</a>
         <a class="button small" href="#/">Lobby</a>
+        <${AccountLink} route=${route} />
       </nav>
     </header>
     <main id="view" tabindex="-1" ref=${main}>
+      <${RatedInPlay} route=${route} />
       <div>${screen}</div>
       ${help ? (LEARN[route.kind] ? html`<${KindLearnDialog} Page=${LEARN[route.kind]} onClose=${closeHelp} />` : html`<${LearnDialog} onClose=${closeHelp} />`) : null}
     </main>`;

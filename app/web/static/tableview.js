@@ -7,6 +7,7 @@ import { createTable } from "./tablestore.js";
 import { REACTIONS, reactionLines } from "./table.js";
 import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
+import { RatedLine, useRatedTable } from "./ratedtable.js";
 import { poolTitle } from "./ladder.js";
 import { api } from "./api.js";
 import { fail, html, toast } from "./ui.js";
@@ -21,6 +22,7 @@ export function TableScreen({ game, kind }) {
   useEffect(() => { store.start(); return () => store.stop(); }, [store]);
   const { s, actions } = store;
   const myTurn = store.isMyTurn();
+  const rated = useRatedTable(game, !!s.state && s.state.status === "Finished");
 
   useEffect(() => {
     const onKey = (ev) => {
@@ -81,14 +83,15 @@ export function TableScreen({ game, kind }) {
         <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? `round ${st.round_number}` : "game over"}</span></h1>
       <p class="you small">${seated ? html`You are <b>${me}</b>${admin ? " (the host)" : ""}.` : "You are watching."}
         <${g.Summary} st=${st} lobby=${lobby} /></p>
-      ${s.seat && s.seat.rated ? html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(s.seat.rated)}): your place changes your rating.</p>` : null}
+      ${rated ? html`<${RatedLine} rated=${rated} st=${st} me=${seated ? me : null} />`
+        : s.seat && s.seat.rated ? html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(s.seat.rated)}): your place changes your rating.</p>` : null}
       ${!lobby ? html`<${g.RulesLine} st=${st} />` : null}
       ${s.notice ? html`<p class="notice" id="notice">${s.notice}</p>` : null}
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
     </section>
     ${lobby ? html`<${Room} g=${g} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
     ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} s=${s} me=${me} seated=${seated} actions=${actions} game=${game} />` : null}
-    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
+    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} rated=${rated} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
     <${SeatTools} st=${st} s=${s} seated=${seated} actions=${actions} game=${game} />
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
