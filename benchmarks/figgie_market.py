@@ -145,7 +145,8 @@ def bench_sqlite(seconds: float, tables: int) -> dict[str, Any]:
         db_path=Path(folder) / "market.db",
         rate_limit_burst=0,
         max_in_flight_per_address=0,
-        order_rate_burst=0,  # bots at full speed: no per-seat order limit
+        order_burst=0,  # bots at full speed: no per-seat order limit
+        log_level="WARNING",  # no access line per order on the terminal
     )
     store = SqliteStore(settings.db_path)
     service = GameService(store, settings)
@@ -202,7 +203,8 @@ def bench_moto(seconds: float) -> dict[str, Any]:
             "BLEF_STORE": "dynamodb",
             "BLEF_TABLE_NAME": "figgie-market-bench",
             "BLEF_RATE_LIMIT_BURST": "0",
-            "BLEF_ORDER_RATE_BURST": "0",
+            "BLEF_ORDER_BURST": "0",
+            "BLEF_LOG_LEVEL": "WARNING",
         }
     )
     with mock_aws():
@@ -252,6 +254,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=1)
     parser.add_argument("--store", choices=("sqlite", "moto", "both"), default="both")
     args = parser.parse_args()
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")  # no metric line per order
     load = os.getloadavg()
     figures: dict[str, Any] = {}
     if args.store in ("sqlite", "both"):

@@ -82,12 +82,16 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "Bad request: " + "; ".join(parts)
 
 
-def _methods(routes: Iterable[BaseRoute], scope: Scope) -> set[str]:
+def _methods(routes: Iterable[BaseRoute], scope: Scope, catch_all: bool = False) -> set[str]:
+    """The methods of the routes matching ``scope``: the documented ones, or when
+    ``catch_all`` those left out of the document (the tables' route for unknown games)."""
     methods: set[str] = set()
     for route in routes:
         inner = getattr(route, "original_router", None)  # an included router (no prefix here)
         if inner is not None:
-            methods |= _methods(inner.routes, scope)
+            methods |= _methods(inner.routes, scope, catch_all)
+        elif getattr(route, "include_in_schema", True) is catch_all:
+            continue
         elif route.matches(scope)[0] is not Match.NONE:
             methods.update(getattr(route, "methods", None) or ())
     return methods
@@ -97,7 +101,9 @@ def allowed_methods(request: Request) -> str:
     """Every method the requested path answers, for a 405's ``Allow`` header. Starlette
     lists only the first matching route's methods, but the GET and POST forms of a route
     are two routes on one path."""
-    return ", ".join(sorted(_methods(request.app.router.routes, request.scope)))
+    routes = request.app.router.routes
+    methods = _methods(routes, request.scope) or _methods(routes, request.scope, catch_all=True)
+    return ", ".join(sorted(methods))
 
 
 def install(app: FastAPI) -> None:

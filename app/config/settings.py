@@ -102,6 +102,13 @@ class Settings(BaseSettings):
     client is API Gateway's source IP whatever this says."""
 
     # --- the table: reactions and reports (app/service/social.py)
+    order_burst: int = Field(default=30, ge=0)
+    """Moves one seat of a table of another game than Blef (a Figgie market's orders) may
+    send at once; past it they refill at ``order_rate`` a second, then 429
+    ``too_many_orders`` with ``Retry-After``. Counted in the game itself, so the limit holds
+    across processes. 0: no limit (for benchmarks of bots at full speed)."""
+    order_rate: float = Field(default=15.0, gt=0)
+    """Moves a second one seat may keep sending (five seats: 75 a second at a table)."""
     reaction_burst: int = Field(default=3, ge=1)
     """Reactions one player may send within ``reaction_window_seconds``; past that, 429
     ``too_many_reactions`` with ``Retry-After``. Counted in the game itself, so the limit

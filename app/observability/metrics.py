@@ -132,6 +132,7 @@ def _emitted(code: str | None, metrics: list[tuple[str, str, float]]) -> None:
     for name, unit, value in metrics:
         emf.add_metric(name=name, unit=unit, value=value)
     emf.flush_metrics()
+    emf.clear_metrics()  # flushing clears only when metrics are on; a disabled one kept "code"
     _providers[ns] = emf
 
 

@@ -9,8 +9,8 @@ reply (a create's and a join's key must be hard to guess, their replies hold a s
 public list is the store's, by kind; games expire as Blef's do. Built-in computer players
 move when the clock wakes the game (app/service/match_due.py).
 
-**Orders are rate-limited per seat**: a token bucket of :data:`ORDER_BURST` moves refilled at
-:data:`ORDER_RATE` a second, kept in the game's document (``social["orders"]``) and so
+**Orders are rate-limited per seat**: a token bucket of ``Settings.order_burst`` moves refilled at
+``Settings.order_rate`` a second, kept in the game's document (``social["orders"]``) and so
 holding across processes; past it a move is refused (:class:`TooManyOrders`, 429) and
 nothing is written.
 
@@ -59,10 +59,6 @@ from engine.games import KINDS, definition
 from engine.match import BLEF, Match, agent_nickname_stem
 from engine.match_agents import agent_names, resolve
 
-ORDER_BURST: Final = 30
-"""Moves a seat may send at once, before the rate applies."""
-ORDER_RATE: Final = 15.0
-"""Moves a second a seat may keep sending (five seats: 75 a second at a table)."""
 MAX_LISTED: Final = 50
 
 
@@ -91,15 +87,18 @@ def _seat_of(doc: GameDoc, match: Match, secret: str) -> tuple[str, int]:
     return nickname, match.table.seat_of(nickname)
 
 
-def _take_order_token(doc: GameDoc, seat: int, now: float) -> None:
+def _take_order_token(doc: GameDoc, seat: int, now: float, burst: int, rate: float) -> None:
+    """Spends one of ``seat``'s order tokens (``burst`` at most, refilled at ``rate`` a
+    second), or refuses; ``burst`` 0 is no limit."""
+    if not burst:
+        return
     buckets: dict[str, Any] = doc.social.setdefault("orders", {})
-    bucket = buckets.get(str(seat)) or {"tokens": float(ORDER_BURST), "at": now}
-    tokens = min(float(ORDER_BURST), bucket["tokens"] + max(0.0, now - bucket["at"]) * ORDER_RATE)
+    bucket = buckets.get(str(seat)) or {"tokens": float(burst), "at": now}
+    tokens = min(float(burst), bucket["tokens"] + max(0.0, now - bucket["at"]) * rate)
     if tokens < 1.0:
-        wait = math.ceil((1.0 - tokens) / ORDER_RATE)
+        wait = math.ceil((1.0 - tokens) / rate)
         raise TooManyOrders(
-            f"This seat sent more than {ORDER_BURST} moves at once or {ORDER_RATE:g} a second;"
-            f" wait {wait} s",
+            f"This seat sent more than {burst} moves at once or {rate:g} a second; wait {wait} s",
             retry_after=max(1, wait),
         )
     buckets[str(seat)] = {"tokens": tokens - 1.0, "at": now}
@@ -362,7 +361,7 @@ class Matches(UseCases):
             tries[0] += 1
             _nickname, seat = _seat_of(doc, match, player)
             now = self.now
-            _take_order_token(doc, seat, now)
+            _take_order_token(doc, seat, now, self.settings.order_burst, self.settings.order_rate)
             try:
                 match.apply(seat, move, now)
             except RefusedByGame:

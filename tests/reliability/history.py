@@ -21,6 +21,7 @@ from benchmarks.load import check_rounds, choose
 from engine.errors import BlefError
 from engine.facts import MAX_PLAYERS
 from engine.game import Game, Status
+from engine.match import Match
 from engine.views import view_for
 
 T = TypeVar("T")
@@ -70,6 +71,13 @@ def check_stored_game(store: GameStore, game_uuid: str) -> GameDoc:
     else, and the rounds consistent with one another and with the current one."""
     doc = store.load(game_uuid)
     assert doc is not None, "the game is gone"
+    if doc.kind != "blef":  # a table of another game: its rules restore it, checking it
+        match = Match.from_dict(doc.state)  # raises on anything impossible
+        assert match.table.n_players <= match.table.max_seats
+        assert sorted(doc.player_uuids) == sorted(match.table.humans)
+        assert len(set(doc.player_uuids.values())) == len(match.table.humans)
+        assert store.load_rounds(game_uuid) == []
+        return doc
     game = Game.from_dict(doc.state)  # raises InvalidState on anything impossible
     assert game.n_players <= MAX_PLAYERS
     humans = [n for n, ai in zip(game.nicknames, game.ai_agents, strict=True) if ai is None]
