@@ -462,6 +462,13 @@ def _next_in(nicknames: list[str], cards: list[int], seat: int) -> int:
     return seat
 
 
+def _first_in(nicknames: list[str], cards: list[int], seat: int) -> int | None:
+    """``seat`` if it still holds cards, else the next seat that does (None if none does)."""
+    if cards[seat]:
+        return seat
+    return _next_in(nicknames, cards, seat) if any(cards) else None
+
+
 def check_round(round_: dict[str, Any]) -> list[str]:
     """One finished round, as the API shows it, against the rules (see check_rounds)."""
     where = f"round {round_.get('round_number')}"
@@ -516,11 +523,24 @@ def _checked(round_: dict[str, Any]) -> bool:
     return len(actions) >= 3 and actions[-2:] == [CHECK, LOST_ROUND]
 
 
-def _outcomes(round_: dict[str, Any]) -> list[tuple[list[int], bool]]:
-    """The card counts a round may leave, each with whether its loser begins the next
-    round: the loser holds one more card, or is out past the maximum (a check or a
-    timeout); or, for a round that ended without a check, the loser resigned and is out
-    (the next round is begun by whoever's turn it was, which the record does not name)."""
+def _begun_by(round_: dict[str, Any]) -> str | None:
+    """Who began a round, as its history shows it: the player of its first bet. A round
+    whose only entry is its loser's 89 event shows no move: a timeout there was the
+    beginner's, but a resignation (or a removal) may come from anyone at the table."""
+    history = round_["history"]
+    return history[0]["player"] if history and history[0]["action_id"] < CHECK else None
+
+
+def _outcomes(
+    round_: dict[str, Any], began: int | None = None
+) -> list[tuple[list[int], int | None]]:
+    """The card counts a round may leave, each with the seat that must begin the next
+    round (None: the record does not say). ``began``: the seat that began this round, if
+    known. After a check or a timeout the loser holds one more card, or is out past the
+    maximum, and begins the next round (or the next player still in, if out). A round that
+    ended without a check may also be a resignation by its loser (out at once, whatever
+    they held): the next round is begun by whoever's turn it was (the next player still in,
+    if that was the resigner)."""
     counts = [p["n_cards"] for p in round_["players"]]
     nicknames = [p["nickname"] for p in round_["players"]]
     seat = nicknames.index(round_["loser"])
@@ -529,17 +549,20 @@ def _outcomes(round_: dict[str, Any]) -> list[tuple[list[int], bool]]:
     if lost[seat] > round_["max_cards"]:
         lost[seat] = 0
     history = round_["history"]
-    to_move = None
-    if len(history) >= 2:  # whose turn it was when the round ended
+    to_move = began  # whose turn it was when the round ended
+    if len(history) >= 2:
         to_move = _next_in(nicknames, counts, nicknames.index(history[-2]["player"]))
     checked = _checked(round_)
     # A round lost without a check was lost by the player to move (a timeout), unless
     # they resigned, which anyone may do at any time.
-    outcomes = [(lost, True)] if checked or to_move in (None, seat) else []
+    outcomes: list[tuple[list[int], int | None]] = []
+    if checked or to_move in (None, seat):
+        outcomes.append((lost, _first_in(nicknames, lost, seat)))
     if not checked:
         resigned = list(counts)
         resigned[seat] = 0
-        outcomes.append((resigned, False))
+        first = None if to_move is None else _first_in(nicknames, resigned, to_move)
+        outcomes.append((resigned, first))
     return outcomes
 
 
@@ -549,9 +572,16 @@ def check_rounds(
     """A game's history: every finished round (``check_round``), and how rounds follow one
     another: numbered 1, 2, ...; the same seating; the loser's card added (or the loser
     out past the maximum), or, after a round ended without a check, the loser out (they
-    resigned); the next round begun by the loser (or the next player still in);
+    resigned); who begins each round: the first seat in round 1, then the loser of a check
+    or a timeout (or the next player still in), or after a resignation whoever's turn it
+    was (or the next player still in), as far as the records tell them apart;
     only the last round of a finished game marked Finished, with one player left. With
     ``current`` (the state of a running game), the current round follows the last one.
+
+    A round's history names who began it by its first bet only: a round whose only entry
+    is its loser's 89 event may have been ended by anyone at the table resigning, so who
+    was to begin it is known from the round before (or from its own loss, when only a
+    timeout explains the counts that follow).
 
     This oracle knows the classic game only: a game of other rules (another deck, jokers,
     blanks, common cards, teams) has each round checked by the engine's own reading of it
@@ -570,31 +600,35 @@ def check_rounds(
         problems.append("max_cards is over the rule's maximum for the number of players")
     if any(p["n_cards"] != 1 for p in first_round["players"]):
         problems.append("round 1 does not deal one card to everyone")
-    following = [*rounds[1:], current] if current is not None else list(rounds[1:])
-    for before, after in zip(rounds, following, strict=False):
-        where = f"round {after['round_number']}"
-        if [p["nickname"] for p in after["players"]] != seating:
-            problems.append(f"{where}: the seating changed")
-        outcomes = _outcomes(before)
-        shown = [p["n_cards"] for p in after["players"]]
-        matches = [o for o in outcomes if o[0] == shown]
-        if not matches:
-            problems.append(
-                f"{where}: the card counts do not follow round {before['round_number']}"
-            )
-            matches = outcomes[:1]
-        # A loser out at the maximum without a check may have timed out (the loser's side
-        # begins) or resigned (whoever's turn it was begins): the counts are the same.
-        counts = matches[0][0]
-        loser_begins = all(begins for _, begins in matches)
-        loser = seating.index(before["loser"])
-        first = loser if counts[loser] else _next_in(seating, counts, loser)
-        begun = after["history"][0]["player"] if after["history"] else None
-        if loser_begins and begun is not None and begun != seating[first]:
-            problems.append(f"{where}: begun by {begun}, not the loser")
-        to_begin = after is current and not after["history"] and after["cp_nickname"]
-        if loser_begins and to_begin and after["cp_nickname"] != seating[first]:
-            problems.append(f"{where}: the wrong player is to begin")
+    played = [*rounds, current] if current is not None else list(rounds)
+    began: int | None = 0  # the table is turned at the start so that its first seat begins
+    for i, round_ in enumerate(played):
+        where = f"round {round_['round_number']}"
+        if i:
+            before = played[i - 1]
+            if [p["nickname"] for p in round_["players"]] != seating:
+                problems.append(f"{where}: the seating changed")
+            outcomes = _outcomes(before, began)
+            shown = [p["n_cards"] for p in round_["players"]]
+            matches = [o for o in outcomes if o[0] == shown]
+            if not matches:
+                problems.append(
+                    f"{where}: the card counts do not follow round {before['round_number']}"
+                )
+                matches = outcomes[:1]
+            # A loser out at the maximum without a check may have timed out (the next after
+            # them begins) or resigned (whoever's turn it was begins): the counts are the
+            # same, and so either beginner is right.
+            firsts = {first for _, first in matches}
+            began = firsts.pop() if len(firsts) == 1 else None
+        begun = _begun_by(round_)
+        if began is not None and begun is not None and begun != seating[began]:
+            problems.append(f"{where}: begun by {begun}, not {seating[began]}")
+        to_begin = round_ is current and not round_["history"] and round_["cp_nickname"]
+        if began is not None and to_begin and round_["cp_nickname"] != seating[began]:
+            problems.append(f"{where}: {round_['cp_nickname']} is to begin, not {seating[began]}")
+        if began is None and begun is not None:
+            began = seating.index(begun) if begun in seating else None
     for round_ in rounds:
         finished = round_["status"] == "Finished"
         if round_ is rounds[-1]:

@@ -25,13 +25,11 @@ with the requests counted by operation, status and code:
 
 from __future__ import annotations
 
-import ast
 import json
 import os
 import re
 import sqlite3
 import uuid
-import warnings
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -152,19 +150,6 @@ class Fuzzed:
     games: list[str]
 
 
-def _only_who_began(failed: AssertionError) -> bool:
-    """Whether every problem ``check_stored_game`` found is who began a round."""
-    try:
-        problems = ast.literal_eval(str(failed).splitlines()[0])
-    except (ValueError, SyntaxError, IndexError):
-        return False
-    return (
-        isinstance(problems, list)
-        and bool(problems)
-        and all(isinstance(p, str) and ", not the loser" in p for p in problems)
-    )
-
-
 @pytest.fixture(scope="module")
 def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     settings_ = Settings(  # one client address fuzzing on purpose: no per-address limits
@@ -180,16 +165,7 @@ def fuzzed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Fuzzed]:
     yield Fuzzed(create_app(settings_, service), service, games)
     with sqlite3.connect(settings_.db_path) as db:  # every game the fuzzing made or changed
         for (game_uuid,) in db.execute("SELECT game_uuid FROM games"):
-            try:
-                check_stored_game(store, game_uuid)
-            except AssertionError as failed:
-                # KNOWN AND OPEN (this session's closing note, first of what is left): in about
-                # one whole-suite run in two, one fuzzed game reads "round 2: begun by X, not
-                # the loser", and only under xdist (which spreads the fuzz cases over workers).
-                # Not yet explained; every other check stays an error.
-                if not _only_who_began(failed):
-                    raise
-                warnings.warn(f"{game_uuid}: {failed}", stacklevel=1)
+            check_stored_game(store, game_uuid)
     store.close()
     report = os.environ.get("BLEF_FUZZ_REPORT")
     if report:  # calls by operation and status, for docs/reliability.md
