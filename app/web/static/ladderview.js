@@ -11,6 +11,7 @@ import {
   waitingLine, waitWords, WIDENING,
 } from "./ladder.js";
 import { announce, fail, html, toast } from "./ui.js";
+import { AccountName, NAME_REFUSALS } from "./accountname.js";
 import uPlot from "./uplot.js";
 
 const POOL_COLOURS = { "standard-2": "#0a58ca", "standard-3-8": "#b02a37" };
@@ -24,7 +25,7 @@ function copyKey(secret) {
 
 /** The lobby's panel: make an account (with the lobby's name) or sign in with a key, then
  * choose a pool and find a rated game; the waiting state with its Cancel. */
-export function RatedPanel({ name, checkName }) {
+export function RatedPanel({ name }) {
   const [, bump] = useReducer((n) => n + 1, 0);
   const store = useMemo(() => createRated(bump), []);
   useEffect(() => { store.start(); return () => store.stop(); }, [store]);
@@ -39,8 +40,7 @@ export function RatedPanel({ name, checkName }) {
     wasWaiting.current = waiting;
   }, [waiting]);
 
-  const make = async () => {
-    const handle = checkName();
+  const make = async (handle) => { // a refusal of the name is thrown, for AccountName to say
     if (!handle || s.busy) return;
     s.busy = true;
     bump();
@@ -50,7 +50,10 @@ export function RatedPanel({ name, checkName }) {
       actions.signedIn(account);
       announce(`Your account ${account.handle} is made. Copy your key and keep it safe.`);
       setTimeout(() => document.getElementById("account-title")?.focus(), 0);
-    } catch (e) { fail(e); } finally { s.busy = false; bump(); }
+    } catch (e) {
+      if (e instanceof ApiError && NAME_REFUSALS.includes(e.code)) throw e;
+      fail(e);
+    } finally { s.busy = false; bump(); }
   };
   const signedOut = (said) => {
     setFresh(false);
@@ -130,8 +133,8 @@ function NoAccount({ s, name, onMake, onSignedIn }) {
       announce(text);
     } finally { setBusy(false); }
   };
-  return html`<p>Play people near your level and earn a rating. It takes an account: just your name above, no e-mail, no password.</p>
-    <div class="row"><button id="make-account" class="primary" disabled=${s.busy} onClick=${onMake}>Make an account${name.trim() ? ` as ${name.trim()}` : ""}</button></div>
+  return html`<p>Play people near your level and earn a rating. It takes an account: just a name, no e-mail, no password.</p>
+    <${AccountName} name=${name} busy=${s.busy} onMake=${onMake} />
     ${passkeysHere() ? html`<div class="passkey-sign-in">
       <p class="row"><button id="passkey-sign-in" disabled=${busy} aria-describedby="passkey-sign-in-help" onClick=${withPasskey}>Sign in with a passkey</button>
         <small id="passkey-sign-in-help" class=${passkeyProblem ? "problem" : "muted"} role="status">${passkeyProblem || "Added a passkey to your account on another device? Use it here."}</small></p>
