@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
+import httpx
 import pytest
 
 from benchmarks.load import Server
@@ -57,6 +59,9 @@ def test_a_name_is_checked_as_it_is_typed_and_refusals_are_said_at_the_field(
     page.get_by_label("Your name").fill("name_")  # the lobby's name, followed here
     _says(page, "A name cannot end with _.")
     assert field.input_value() == "name_" and _marked(page)
+    lobby = page.locator("#your-name")  # a game's nickname keeps the same rule of form
+    assert lobby.get_attribute("aria-invalid") == "true"
+    assert page.locator("#name-help").inner_text() == "A name cannot end with _."
     assert button.inner_text() == "Make an account"
     assert axe_violations(page) == []
 
@@ -104,9 +109,58 @@ def test_a_limit_on_tries_says_when_to_come_back_and_holds_the_button_till_then(
     page.goto(server.url + "/")
     page.get_by_label("Name for your account").fill("Zuzanna")
     page.locator("#make-account").click()
-    page.get_by_text(
-        re.compile(
-            r"You have tried many names in a short time: you can try again in 40 seconds, at "
-        )
-    ).wait_for()
+    _says(page, re.compile(r"You have tried many names in a short time: you can try again in 40 s"))
     assert page.locator("#make-account").is_disabled()
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_a_computer_player_is_named_alike_at_a_rated_table_and_on_the_board(
+    server: Server, new_page: Any, size: str
+) -> None:
+    """A person lets a computer level fill their rated table at once: the table is headed
+    as a rated game, nobody is its host, and the computer's seat, the board's row and its
+    profile all read its level's one name ("Beginner (computer)")."""
+    handle = f"Filler_{size}"
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        secret = http.post("/ladder/accounts", json={"handle": handle}).json()["secret"]
+        me = {"Authorization": f"Bearer {secret}"}
+        http.post("/ladder/queue", json={"pool": "standard-2", "fill_after": 0}, headers=me)
+        seat = _until(lambda: http.get("/ladder/queue", headers=me).json(), "seated")
+    page = new_page(*SIZES[size])
+    with_axe(page)
+    page.goto(server.url + "/")
+    page.evaluate(
+        "([h, s]) => localStorage.setItem('blef:account', JSON.stringify({handle: h, secret: s}))",
+        [handle, secret],
+    )
+    page.reload()
+    page.locator("#rated-in-play").get_by_role("link").click()
+    page.get_by_role("heading", name=re.compile(r"^Rated game · 2 players")).wait_for()
+    assert "host" not in page.locator("main").inner_text()
+    seat_names = page.locator(".seats .name").all_inner_texts()
+    computer = next(name for name in seat_names if name != handle)
+    assert re.fullmatch(r"(Beginner|Easy|Medium|Hard) \(computer\)", computer), seat_names
+    assert axe_violations(page) == []
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        http.post(
+            f"/games/{seat['game_uuid']}/resign",
+            headers={"Authorization": f"Bearer {seat['player_uuid']}"},
+        )
+        _until(lambda: http.get("/ladder/queue", headers=me).json(), "idle")
+    page.goto(server.url + "/#/ladder/standard-2")
+    row = page.locator("#leaderboard tbody tr", has_text=computer)
+    row.wait_for()
+    assert row.get_by_role("link").inner_text() == computer  # the table's name, the board's
+    assert "bot" not in row.inner_text() and "AI_" not in row.inner_text()
+    row.get_by_role("link").click()
+    page.get_by_role("heading", name=computer).wait_for()
+    assert axe_violations(page) == []
+
+
+def _until(read: Any, state: str) -> Any:
+    for _ in range(200):
+        answer = read()
+        if answer["state"] == state:
+            return answer
+        time.sleep(0.1)
+    raise AssertionError(f"never {state}: {answer}")

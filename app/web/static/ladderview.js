@@ -12,6 +12,7 @@ import {
 } from "./ladder.js";
 import { announce, fail, html, toast } from "./ui.js";
 import { AccountName, NAME_REFUSALS } from "./accountname.js";
+import { isComputer, shownName } from "./playernames.js";
 import uPlot from "./uplot.js";
 
 const POOL_COLOURS = { "standard-2": "#0a58ca", "standard-3-8": "#b02a37" };
@@ -331,7 +332,7 @@ export function Leaderboard({ pool }) {
         <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead>
         <tbody>${board.players.map((p) => html`<tr key=${p.handle} class=${account && p.handle === account.handle ? "me" : ""}>
           <td>${p.rank}</td>
-          <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${p.handle}</a>${p.bot ? html` <span class="badge bot" title="a program, not a person">bot</span>` : ""}${account && p.handle === account.handle ? " (you)" : ""}</td>
+          <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${shownName(p.handle)}</a>${p.bot && !isComputer(p.handle) ? html` <span class="badge bot" title="a program, not a person">bot</span>` : ""}${account && p.handle === account.handle ? " (you)" : ""}</td>
           <td>${rating(p.rating)}${p.provisional ? html` <abbr class="prov" title="provisional: fewer than 10 games">*</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
           <td>${p.games}</td></tr>`)}</tbody>
       </table>
@@ -364,14 +365,14 @@ export function Profile({ handle }) {
     api(`/ladder/players/${encodeURIComponent(handle)}`).then(({ data }) => setProfile(data)).catch((e) => setError(e));
     api("/ladder/pools").then(({ data }) => Array.isArray(data) && data.length && setPools(data)).catch(() => {});
   }, [handle]);
-  useEffect(() => { document.title = `${handle} · Blef`; }, [handle]);
+  useEffect(() => { document.title = `${shownName(handle)} · Blef`; }, [handle]);
   const series = useMemo(() => profile ? historySeries(profile.games, pools.map((p) => p.name)) : null, [profile, pools]);
-  if (error) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1>
+  if (error) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${shownName(handle)}</h1>
     <p class="problem">${words(error)}</p><p><a class="button" href="#/">Back to the lobby</a></p></section>`;
-  if (!profile) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1><p>Loading…</p></section>`;
+  if (!profile) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${shownName(handle)}</h1><p>Loading…</p></section>`;
   const me = accountOf();
   return html`<section class="panel profile">
-    <h1 id="page-heading" tabindex="-1">${profile.handle}${profile.bot ? html` <span class="badge bot">${profile.level ? "computer player" : "bot"}</span>` : null}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
+    <h1 id="page-heading" tabindex="-1">${shownName(profile.handle)}${profile.bot && !isComputer(profile.handle) ? html` <span class="badge bot">bot</span>` : null}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
     <h2>Ratings</h2>
     ${profile.ratings.length ? html`<table class="ratings" id="pool-ratings">
       <caption class="sr-only">Ratings by pool</caption>
@@ -404,7 +405,7 @@ function HistoryTable({ games, pools }) {
       <td>${poolTitle(g.pool, pools)}</td>
       <td>${g.place} of ${g.of}</td>
       <td>${rating(g.rating_before)} → ${rating(g.rating_after)} (${signed(g.change)})</td>
-      <td><a href=${`#/replay/${g.game_uuid}`} aria-label=${`Replay of game ${games.length - i}: ${g.players.join(" beat ")}`}>Replay</a></td></tr>`)}</tbody>
+      <td><a href=${`#/replay/${g.game_uuid}`} aria-label=${`Replay of game ${games.length - i}: ${g.players.map(shownName).join(" beat ")}`}>Replay</a></td></tr>`)}</tbody>
   </table></div>`;
 }
 

@@ -40,9 +40,9 @@ function computerNames(rules) {
   return names;
 }
 
-/** The first published rule `value` breaks, as {rule, text}, or null (the service may still
- * refuse a look-alike of a reserved word, a rude name or a taken one). */
-export function handleProblem(value, rules) {
+/** The first rule of the form `value` breaks, as {rule, text}, or null: a game's nickname
+ * keeps these (engine/names.py: any length from 1 to the most, no reserved words). */
+export function nicknameProblem(value, rules) {
   const name = value.normalize("NFC");
   const chars = [...name];
   if (!chars.length) return said(rules, "empty");
@@ -55,7 +55,16 @@ export function handleProblem(value, rules) {
   }
   if (name.includes("__")) return said(rules, "double_underscore");
   if (name.endsWith("_")) return said(rules, "underscore_end");
-  if (chars.length < rules.min_length) return said(rules, "too_short");
+  return null;
+}
+
+/** The first published rule `value` breaks, as {rule, text}, or null (the service may still
+ * refuse a look-alike of a reserved word, a rude name or a taken one). */
+export function handleProblem(value, rules) {
+  const form = nicknameProblem(value, rules);
+  if (form) return form;
+  const name = value.normalize("NFC");
+  if ([...name].length < rules.min_length) return said(rules, "too_short");
   if (name.normalize("NFKC").toLowerCase().startsWith(rules.computer_prefix)) return said(rules, "computer");
   const parts = nameParts(name, rules);
   const word = parts.find((p) => rules.reserved_words.includes(p));
