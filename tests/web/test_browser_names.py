@@ -164,3 +164,23 @@ def _until(read: Any, state: str) -> Any:
             return answer
         time.sleep(0.1)
     raise AssertionError(f"never {state}: {answer}")
+
+
+def test_a_tables_join_form_checks_the_name_as_typed_by_the_same_rule(
+    server: Server, new_page: Any
+) -> None:
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        game = http.post("/games/create", json={"nickname": "Host"}).json()["game_uuid"]
+    page = new_page(*SIZES["phone"])
+    with_axe(page)
+    page.goto(f"{server.url}/#/game/{game}")
+    field = page.locator("#nickname")
+    field.fill("bob_")
+    page.locator("#nickname-help", has_text="A name cannot end with _.").wait_for()
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.get_attribute("aria-describedby") == "nickname-help"
+    assert axe_violations(page) == []
+    field.fill("Łukasz")  # a letter of any script, as the service takes it
+    assert field.get_attribute("aria-invalid") == "false"
+    page.get_by_role("button", name="Join").click()
+    page.locator(".you").get_by_text("Łukasz", exact=True).wait_for()

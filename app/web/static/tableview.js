@@ -11,6 +11,7 @@ import { poolTitle } from "./ladder.js";
 import { api } from "./api.js";
 import { fail, html, toast } from "./ui.js";
 import { shownName, tableTitle } from "./playernames.js";
+import { loadHandleRules, nicknameProblem } from "./namerules.js";
 
 /** The shared table: its heading, the room (seats, readiness, the host's set-up), the game
  * over panel, reactions, your seat's tools and the reveal frame, with the game's own part
@@ -101,6 +102,9 @@ function Room({ g, s, st, me, seated, admin, actions }) {
   const [autoStart, changeAutoStart] = useHeld(!!st.auto_start);
   const [name, setName] = useState(localStorage.getItem("blef:name") || "");
   const [agent, setAgent] = useState("bold");
+  const [rules, setRules] = useState(null); // the published rules of a name's form (namerules.js)
+  useEffect(() => { loadHandleRules().then(setRules).catch(() => { /* the service decides */ }); }, []);
+  const typed = rules && name.trim() ? nicknameProblem(name.trim(), rules) : null;
   const [limit, setLimit] = useState(String(st.time_limit || 0));
   const ready = new Set(st.ready || []);
   const { levels: LEVELS } = g;
@@ -121,11 +125,12 @@ function Room({ g, s, st, me, seated, admin, actions }) {
     })}</ul>
     ${seated ? html`<${g.RoomHelp} admin=${admin} />` : null}
     <${g.RulesLine} st=${st} />
-    ${!me ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); actions.join(name.trim()); }}>
+    ${!me ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); if (!typed) actions.join(name.trim()); }}>
       <label class="field-inline" for="nickname">Your name</label>
-      <input id="nickname" value=${name} maxlength="64" autocomplete="nickname" required onInput=${(e) => setName(e.currentTarget.value)} />
+      <input id="nickname" value=${name} maxlength="64" autocomplete="nickname" required aria-describedby="nickname-help"
+        aria-invalid=${typed ? "true" : "false"} onInput=${(e) => setName(e.currentTarget.value)} />
       <button type="submit" class="primary">Join</button></form>
-      <p class="muted small">A name starts with a letter; letters, digits and _ only.</p>` : null}
+      <p id="nickname-help" class=${typed ? "problem small" : "muted small"}>${typed ? typed.text : "A name starts with a letter; letters, digits and single _ between them."}</p>` : null}
     ${admin ? html`<div class="admin">
       <h2>Set up the game (you are the host)</h2>
       <${g.HostRules} st=${st} s=${s} actions=${actions} />
