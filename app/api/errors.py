@@ -1,6 +1,7 @@
 """Every error's HTTP status, decided here and nowhere else, and the handlers that send
 ``{"error": <message>, "code": <code>}`` for each of them (and ``"reason"`` for a profane
-nickname, ``{"reason": "profanity", ...}``, as the newer established service answers it)."""
+nickname, ``{"reason": "profanity", ...}``, as the newer established service answers it;
+``"rule"`` for a refused handle, the id of the rule of app/ladder/handle_rules.json)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     service.GameGone: 410,
     service.IdempotencyKeyReused: 422,
     service.ProfaneNickname: 422,
+    ladder.NameRefused: 422,
     rules.InvalidState: 500,
 }
 """Statuses other than 400, the established answer to every other refusal."""
@@ -116,6 +118,10 @@ def install(app: FastAPI) -> None:
         if isinstance(exc, service.ProfaneNickname):
             response = JSONResponse(
                 {"reason": exc.reason, "error": exc.message, "code": exc.code}, status_code=status
+            )
+        if isinstance(exc, ladder.NameRefused):
+            response = JSONResponse(
+                {"error": exc.message, "code": exc.code, "rule": exc.rule}, status_code=status
             )
         if status == 401:
             response.headers["WWW-Authenticate"] = "Bearer"

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 Clock = Callable[[], float]
 
@@ -35,22 +35,33 @@ LIMITED_ROUTES: Final = (
 )
 """The routes that add rows or list entries: what a flood of them costs everyone else."""
 
+_ACCOUNTS: Final = re.compile(r"^/ladder/accounts/?$")
+
 STRICT_ROUTES: Final = (
-    ("account", "POST", re.compile(r"^/ladder/accounts/?$"), 5, 1 / 60),
-    ("queue-join", "POST", re.compile(r"^/ladder/queue/?$"), 20, 1 / 3),
+    ("name-tries", "POST", _ACCOUNTS, 20, 1 / 3, False),
+    ("account", "POST", _ACCOUNTS, 5, 1 / 60, True),
+    ("queue-join", "POST", re.compile(r"^/ladder/queue/?$"), 20, 1 / 3, False),
     (
         "passkey",
         "POST",
         re.compile(r"^/ladder/passkeys/(login|register)(/options)?/?$"),
         20,
         1 / 3,
+        False,
     ),
 )
 """Routes with their own, tighter bucket per address (name, method, path, burst, tokens per
-second): making an account (5 at once, then one a minute), joining the quick-play queue and
-the passkey ceremonies (each 20 at once, then one every 3 seconds: an issued challenge is a
-stored row until it expires)."""
+second, whether only a request that succeeds keeps its token): trying names for an account
+(20 at once, then one every 3 seconds, so that a person typing and retrying never meets it),
+making an account (5 at once, then one a minute: only an account made counts, a name refused
+gives its token back), joining the quick-play queue and the passkey ceremonies (each 20 at
+once, then one every 3 seconds: an issued challenge is a stored row until it expires)."""
 
+_REFUSALS: Final = {
+    "name-tries": "You have tried many names in a short time: try again in {wait}.",
+    "account": "Enough accounts were made from your address for now: you can make another"
+    " in {wait}.",
+}
 MAX_TRACKED: Final = 65_536
 """Addresses remembered at once; the least recently seen are forgotten first (a forgotten
 address starts again with a full bucket, which only ever errs towards serving)."""
@@ -91,6 +102,22 @@ class TokenBuckets:
                 return 0.0
             return (1.0 - bucket.tokens) / self.per_second
 
+    def give_back(self, key: tuple[str, str]) -> None:
+        """Return a token taken for ``key`` (a request that, after all, did not count)."""
+        with self._lock:
+            bucket = self._buckets.get(key)
+            if bucket is not None:
+                bucket.tokens = min(float(self.burst), bucket.tokens + 1.0)
+
+
+def in_words(seconds: float) -> str:
+    """A wait in words, rounded up: "1 second", "40 seconds", "1 minute", "2 minutes"."""
+    whole = max(1, math.ceil(seconds))
+    if whole < 90:
+        return f"{whole} second{'' if whole == 1 else 's'}"
+    minutes = math.ceil(whole / 60)
+    return f"{minutes} minutes"
+
 
 def client_address(scope: Scope) -> str:
     client = scope.get("client")
@@ -126,7 +153,7 @@ class FairnessMiddleware:
         self.buckets = TokenBuckets(rate_burst, rate_per_second, clock) if rate_burst else None
         self.strict = {
             name: TokenBuckets(burst, per_second, clock)
-            for name, _, _, burst, per_second in STRICT_ROUTES
+            for name, _, _, burst, per_second, _ in STRICT_ROUTES
             if rate_burst
         }
         self.max_in_flight = max_in_flight
@@ -138,7 +165,8 @@ class FairnessMiddleware:
             await self.app(scope, receive, send)
             return
         address = client_address(scope)
-        refusal = self._rate_refusal(address, scope)
+        refundable: list[tuple[str, str]] = []
+        refusal = self._rate_refusal(address, scope, refundable)
         if refusal is None and not self._enter(address):
             refusal = _refusal(
                 f"Too many requests in progress from your address (at most"
@@ -151,34 +179,49 @@ class FairnessMiddleware:
             await send({"type": "http.response.start", "status": 429, "headers": headers})
             await send({"type": "http.response.body", "body": body})
             return
+        status: list[int] = []
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status.append(int(message["status"]))
+            await send(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, sending if refundable else send)
         finally:
             self._leave(address)
+            if refundable and not (status and 200 <= status[0] < 300):
+                for key in refundable:  # refused (a name, a race): it made nothing
+                    self.strict[key[1]].give_back(key)
 
     def _rate_refusal(
-        self, address: str, scope: Scope
+        self, address: str, scope: Scope, refundable: list[tuple[str, str]]
     ) -> tuple[bytes, list[tuple[bytes, bytes]]] | None:
+        """A 429 past a bucket, or None; the tokens only a success keeps go in
+        ``refundable``."""
         if self.buckets is None or scope.get("method") == "OPTIONS":
             return None
         path = str(scope.get("path", ""))
-        for name, method, pattern, _, _ in STRICT_ROUTES:
+        for name, method, pattern, _, _, on_success in STRICT_ROUTES:
             if scope.get("method") == method and pattern.match(path):
                 wait = self.strict[name].take((address, name))
                 if wait > 0:
-                    return _refusal(
-                        f"Too many '{name}' requests from your address; retry after"
-                        f" {max(1, math.ceil(wait))} s",
-                        "rate_limited",
-                        wait,
+                    for key in refundable:
+                        self.strict[key[1]].give_back(key)
+                    refundable.clear()
+                    told = _REFUSALS.get(
+                        name, f"Too many '{name}' requests from your address; retry after {{wait}}"
                     )
+                    return _refusal(told.format(wait=in_words(wait)), "rate_limited", wait)
+                if on_success:
+                    refundable.append((address, name))
         for name, pattern in LIMITED_ROUTES:
             if pattern.match(path):
                 wait = self.buckets.take((address, name))
                 if wait > 0:
                     return _refusal(
                         f"Too many '{name}' requests from your address; retry after"
-                        f" {max(1, math.ceil(wait))} s",
+                        f" {in_words(wait)}",
                         "rate_limited",
                         wait,
                     )

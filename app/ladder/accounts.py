@@ -5,17 +5,24 @@ from __future__ import annotations
 
 import logging
 import math
+import unicodedata
 from typing import Final
 
-from app.ladder import bots
+from app.ladder import bots, handle_rules
 from app.ladder.base import Body, LadderBase, secret_hash
-from app.ladder.errors import AccountBusy, HandleTaken, TooManyAccounts, UnknownAccount
+from app.ladder.errors import (
+    AccountBusy,
+    HandleTaken,
+    InvalidHandle,
+    ReservedHandle,
+    TooManyAccounts,
+    UnknownAccount,
+)
 from app.ladder.handles import look_key
 from app.ladder.store import QUEUED, SEATED, Account, LadderConflict
 from app.service import parse
 from app.service.errors import InvalidParameter, MissingParameter
 from app.service.profanity import refuse_profane
-from engine.errors import BlefError
 
 log = logging.getLogger("blef.ladder")
 
@@ -36,6 +43,8 @@ class Accounts(LadderBase):
         name = _handle(handle)
         refuse_profane(name)
         bots.refuse_reserved(name)
+        if self.store.account_by_handle(name.casefold()) is not None:
+            raise HandleTaken("handle", name, _TAKEN)  # before the address's allowance
         if address is not None:
             self._take_account_allowance(address)
         secret = self._new_secret()
@@ -50,7 +59,7 @@ class Accounts(LadderBase):
         try:
             self.store.create_account(account)
         except LadderConflict:
-            raise HandleTaken("handle", name, "This handle is taken; choose another") from None
+            raise HandleTaken("handle", name, _TAKEN) from None
         log.info("account_created")
         return {"account_id": account.account_id, "handle": name, "secret": secret}
 
@@ -97,12 +106,19 @@ class Accounts(LadderBase):
         log.info("account_deleted")
 
 
+_TAKEN: Final = "This handle is taken; choose another"
+
+
 def _handle(value: object) -> str:
-    """A new handle: a nickname by the rules of engine/names.py, refused naming ``handle``."""
-    if not isinstance(value, str) or value == "":
+    """A new handle in its composed form: a JSON string (else 400, naming ``handle``) that
+    keeps the published rules (app/ladder/handle_rules.py; else 422 naming the rule)."""
+    if value is None:
         raise MissingParameter("handle", None, "Handle missing - please supply one")
-    try:
-        return parse.nickname(value)
-    except BlefError as error:
-        reason = error.message.partition("\n")[2] or error.message
-        raise InvalidParameter("handle", value, reason) from None
+    if not isinstance(value, str):
+        raise InvalidParameter("handle", value, "A handle is a JSON string")
+    name = unicodedata.normalize("NFC", parse.text("handle", value))
+    broken = handle_rules.problem(name) or handle_rules.looks_reserved(name)
+    if broken is not None:
+        kind = ReservedHandle if broken.rule.startswith(("computer", "reserved")) else InvalidHandle
+        raise kind(broken.rule, broken.sentence)
+    return name

@@ -68,16 +68,15 @@ yet told."""
 def refuse_reserved(handle: str) -> None:
     """Refuse a handle that starts with :data:`RESERVED_PREFIX` in any case, or that looks
     like a computer level's (app/ladder/handles.py: full-width or Cyrillic letters, a small
-    L for the I)."""
+    L for the I): the rule ``computer`` of app/ladder/handle_rules.json."""
+    from app.ladder.handle_rules import rules  # noqa: PLC0415
     from app.ladder.handles import look_key  # noqa: PLC0415 (the table loads on first use)
 
     looks = look_key(handle)
     if handle.casefold().startswith(RESERVED_PREFIX) or any(
         looks == look_key(level.handle) for level in LEVELS
     ):
-        raise ReservedHandle(
-            "handle", handle, "Handles starting with AI_ are the computer levels' own"
-        )
+        raise ReservedHandle("computer", rules()["messages"]["computer"])
 
 
 # ---------------------------------------------------------------------- the events cursor

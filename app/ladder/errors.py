@@ -137,8 +137,26 @@ class AccountBusy(ServiceError):
 # ---------------------------------------------------------------------- bots and levels
 
 
-class ReservedHandle(InvalidParameter):
-    """A handle starting with ``AI_``: the computer levels' (HTTP 400)."""
+class NameRefused(ServiceError):
+    """A handle that breaks a rule of app/ladder/handle_rules.json (HTTP 422): the rule's id
+    (``rule``, sent beside ``error`` and ``code``) and its sentence as the message."""
+
+    code = "invalid_handle"
+
+    def __init__(self, rule: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.rule = rule
+
+
+class InvalidHandle(NameRefused):
+    """A handle of the wrong form: too short or long, a character not allowed, ..."""
+
+    code = "invalid_handle"
+
+
+class ReservedHandle(NameRefused):
+    """A handle kept for the computer levels (``AI_``, a level's name) or the service
+    (``admin``, ``root``, ...), or one that looks like them."""
 
     code = "reserved_handle"
 

@@ -205,7 +205,7 @@ def test_an_account_that_has_played_cannot_turn_bot_and_a_reserved_handle_is_ref
     refused = http.post("/ladder/me/bot", headers=bearer(ania))
     assert refused.status_code == 409 and refused.json()["code"] == "cannot_become_bot"
     taken = http.post("/ladder/accounts", json={"handle": "AI_Hard"})
-    assert taken.status_code == 400 and taken.json()["code"] == "reserved_handle"
+    assert taken.status_code == 422 and taken.json()["code"] == "reserved_handle"
 
 
 def test_no_poll_tells_one_account_of_anothers_game(http: TestClient) -> None:

@@ -61,8 +61,9 @@ def test_a_player_makes_an_account_plays_now_and_sees_the_rating_change(
 @pytest.mark.parametrize(
     ("method", "path", "body", "headers", "status", "code"),
     [
-        ("post", "/ladder/accounts", {"handle": ""}, {}, 400, "missing_parameter"),
-        ("post", "/ladder/accounts", {"handle": "1x"}, {}, 400, "invalid_parameter"),
+        ("post", "/ladder/accounts", {}, {}, 400, "missing_parameter"),
+        ("post", "/ladder/accounts", {"handle": ""}, {}, 422, "invalid_handle"),
+        ("post", "/ladder/accounts", {"handle": "1x"}, {}, 422, "invalid_handle"),
         (
             "post",
             "/ladder/accounts",

@@ -20,6 +20,7 @@ from app.ladder.errors import (
     ChallengeExpired,
     ChallengeUnknown,
     CounterWentBack,
+    InvalidHandle,
     LastWayIn,
     MalformedPasskeyResponse,
     PasskeyExists,
@@ -33,7 +34,6 @@ from app.ladder.errors import (
 from app.ladder.passkeys import CHALLENGE_SECONDS, Passkeys
 from app.ladder.service import Ladder, secret_hash
 from app.ladder.store import DELETED_HANDLE
-from app.service.errors import InvalidParameter
 from tests.ladder.test_ladder import seated
 from tests.support.authenticator import UP, SoftAuthenticator, b64url, unb64url
 from tests.support.clock import FakeClock
@@ -500,5 +500,5 @@ def test_deleting_twice_finds_no_account_the_second_time(passkeys: Passkeys) -> 
 
 
 def test_the_deleted_placeholder_can_never_be_a_handle(ladder: Ladder) -> None:
-    with pytest.raises(InvalidParameter):
+    with pytest.raises(InvalidHandle):
         ladder.create_account(DELETED_HANDLE)

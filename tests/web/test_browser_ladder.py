@@ -253,15 +253,14 @@ def test_the_lobby_shows_each_computer_levels_rating_from_its_rated_games(
     beginner.get_by_text(re.compile(r"Rating 1\d{3} in 2-player games \(1 rated\)")).wait_for()
     assert "Not rated yet" in page.locator("label.level", has_text="Hard").inner_text()
     assert medium.is_checked()  # the ratings' redraw left the choice alone
-    # The board marks the computer level as a bot, and its profile says what it is.
+    # The board names the computer level as the table does, and its profile says what it is.
     page.goto(server.url + "/#/ladder/standard-2")
-    row = page.locator("#leaderboard tbody tr", has_text="AI_Beginner")
-    row.get_by_text("bot", exact=True).wait_for()
+    row = page.locator("#leaderboard tbody tr", has_text="Beginner (computer)")
+    row.wait_for()
+    assert "bot" not in row.inner_text() and "AI_" not in row.inner_text()
     assert "bot" not in page.locator("#leaderboard tbody tr", has_text="Filler").inner_text()
-    row.get_by_role("link", name="AI_Beginner").click()
-    page.get_by_role("heading", name=re.compile("^AI_Beginner")).get_by_text(
-        "computer player"
-    ).wait_for()
+    row.get_by_role("link", name="Beginner (computer)").click()
+    page.get_by_role("heading", name="Beginner (computer)").wait_for()
     assert axe_violations(page) == []
 
 

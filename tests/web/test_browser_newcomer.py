@@ -299,7 +299,7 @@ def test_play_again_takes_everyone_who_clicks_it_to_the_same_new_game_with_the_s
     bob.wait_for_url(re.compile(f"#/game/{new_game}$"))
     players = alice.get_by_role("list", name="Players")
     players.get_by_text("bob").wait_for()
-    players.get_by_text("random_(AI)").wait_for()
+    players.get_by_text("Beginner (computer)").wait_for()
     assert alice.locator(".you").get_by_text("alice", exact=True).is_visible()
     assert alice.get_by_role("button", name="Start the game").is_visible()
     # And back to the lobby from a finished game.

@@ -76,7 +76,7 @@ def test_a_nickname_reported_by_the_only_other_human_becomes_player_n_and_the_ad
     bob_page = _open(new_page, server, game, "bob")
     invite(alice_page, "random", 3)
     bob_players = _players(bob_page)
-    bob_players.get_by_text("random_(AI)").wait_for()
+    bob_players.get_by_text("Beginner (computer)").wait_for()
     # No report control for an AI, nor for oneself.
     assert bob_page.get_by_role("button", name=re.compile("^Report name of")).count() == 1
     report = bob_players.get_by_role("button", name="Report name of alice")
@@ -97,8 +97,8 @@ def test_a_nickname_reported_by_the_only_other_human_becomes_player_n_and_the_ad
 
     # The renamed admin keeps the admin's controls and removes the AI, then bob.
     alice_players = _players(alice_page)
-    alice_players.get_by_role("button", name="Remove random_(AI)").click()
-    alice_players.get_by_text("random_(AI)").wait_for(state="detached")
+    alice_players.get_by_role("button", name="Remove Beginner (computer)").click()
+    alice_players.get_by_text("Beginner (computer)").wait_for(state="detached")
     alice_players.get_by_role("button", name="Remove bob").click()
     notice = bob_page.locator("main").get_by_text("You are no longer in this game")
     notice.wait_for()

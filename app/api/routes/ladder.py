@@ -18,6 +18,7 @@ from app.api.blocking import BlockingRoute, run_blocking
 from app.api.deps import LadderProvider
 from app.api.fairness import client_address
 from app.api.routes.common import Body, errors, join_errors
+from app.api.schemas import NicknameRefusedBody
 from app.service.errors import InvalidParameter
 
 if TYPE_CHECKING:  # the ladder loads on first use
@@ -249,6 +250,22 @@ CREDENTIAL_DOC = (
 )
 
 
+class HandleRefusedBody(NicknameRefusedBody):
+    rule: str | None = Field(
+        None,
+        description="The rule the handle breaks (`invalid_handle`, `reserved_handle`): an id of"
+        " GET /ladder/handle-rules's `messages`, whose sentence is `error`",
+    )
+
+
+ACCOUNT_ERRORS = {
+    **join_errors(400, 409, 413),
+    422: {
+        "model": HandleRefusedBody,
+        "description": "A handle that breaks a rule (`invalid_handle`, `reserved_handle`, with"
+        " its `rule`) or reads as rude (`profane_nickname`, `reason` `profanity`)",
+    },
+}
 READ = errors(400, 401)
 CHANGE = errors(400, 401, 409, 413, 422)
 
@@ -269,11 +286,34 @@ def pools() -> list[Body]:
     ]
 
 
+class HandleRules(BaseModel):
+    """The rules of an account's name, as app/ladder/handle_rules.json holds them."""
+
+    model_config = ConfigDict(extra="allow")
+    min_length: int
+    max_length: int
+    summary: str = Field(description="The rules in one sentence, for a form")
+    messages: dict[str, str] = Field(
+        description="Each rule's id and its sentence (a refusal's `rule` and `error`)"
+    )
+
+
+@router.get(
+    "/handle-rules",
+    response_model=HandleRules,
+    summary="The rules of an account's name, for a client to check as a person types",
+)
+def handle_rules() -> Body:
+    from app.ladder.handle_rules import rules  # noqa: PLC0415
+
+    return rules()
+
+
 @router.post(
     "/accounts",
     response_model=NewAccount,
     status_code=201,
-    responses=join_errors(400, 409, 413),
+    responses=ACCOUNT_ERRORS,
     summary="Make an account: a handle, no e-mail; answers its secret once",
 )
 def create_account(body: AccountRequest, ladder: LadderDep, request: Request) -> Body:

@@ -2,10 +2,11 @@
 // header (never in a URL the server sees). Refusals carry the service's code; errors.js has
 // the words a player reads.
 export class ApiError extends Error {
-  constructor(status, body) {
+  constructor(status, body, retryAfter = null) {
     super((body && body.error) || (status ? `HTTP ${status}` : "network error"));
     this.status = status;
     this.code = body && body.code;
+    this.retryAfter = Number(retryAfter) > 0 ? Number(retryAfter) : null; // seconds, after a 429
   }
 }
 
@@ -33,7 +34,7 @@ export async function api(path, { method = "GET", body, token, etag, key } = {})
   } catch {
     data = null;
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) throw new ApiError(response.status, data, response.headers.get("Retry-After"));
   return { status: response.status, data, etag: response.headers.get("ETag") };
 }
 

@@ -6,24 +6,26 @@ import { actionName, checkOf, deckOf, explainSet, lostOf } from "./bets.js";
 import { loserIsOut, roundCause, standingBet } from "./bleftable.js";
 import { COMMON, judgeBet, marksFor, poolOf } from "./variants.js";
 import { Cards, html } from "./ui.js";
+import { shownName } from "./playernames.js";
 
 /** The words of a round's end: {title, cause, then}. Pure. */
 export function tellRound(snap, cause) {
   const deck = deckOf(snap);
   const pool = poolOf(snap); // every hand and the common cards
-  const loser = cause.loser;
+  const loser = shownName(cause.loser);
+  const checker = shownName(cause.checker);
   const out = loserIsOut(snap, cause);
-  const held = (snap.players || []).find((p) => p.nickname === loser);
+  const held = (snap.players || []).find((p) => p.nickname === cause.loser);
   let text;
   if (cause.kind === "check") {
     const bet = cause.bet;
     const name = bet ? `“${actionName(bet.action_id, deck)}”` : "the bet";
     const judged = bet ? judgeBet(snap, bet) : null;
     const there = judged ? judged.there : cause.existed;
-    text = `${cause.checker} checked ${bet ? `${bet.player}'s bet ` : ""}${name}. `
+    text = `${checker} checked ${bet ? `${shownName(bet.player)}'s bet ` : ""}${name}. `
       + (there ? "It was there" : "It was not there") + (bet ? `: ${explainSet(bet.action_id, pool, deck).replace(/^It/, "it")} ` : ". ")
-      + (judged ? jokerWords(judged, bet.player) : "")
-      + (cause.existed ? `So ${cause.checker}, who doubted it, loses the round.` : `So ${loser}, who bet it, loses the round.`);
+      + (judged ? jokerWords(judged, shownName(bet.player)) : "")
+      + (cause.existed ? `So ${checker}, who doubted it, loses the round.` : `So ${loser}, who bet it, loses the round.`);
   } else if (cause.kind === "timeout") text = `${loser} ran out of time to move, and so loses the round.`;
   else if (cause.kind === "resign") text = `${loser} resigned, and so is out of the game.`;
   else text = `${loser} ran out of time or resigned, and so loses the round.`;
@@ -59,13 +61,13 @@ export function RoundSummary({ snap, before = null, after = null, headingId }) {
     ${told.then ? html`<p class="then"><b>${told.then}</b></p>` : null}
     <h3>The round's bets</h3>
     ${moves.length ? html`<ol class="round-bets">${moves.map((e, i) => html`<li key=${i}>
-      <b>${e.player}</b> ${e.action_id === check ? "checked" : `bet ${actionName(e.action_id, deck)}`}</li>`)}</ol>`
+      <b>${shownName(e.player)}</b> ${e.action_id === check ? "checked" : `bet ${actionName(e.action_id, deck)}`}</li>`)}</ol>`
       : html`<p class="muted">No bet was made.</p>`}
     <h3>Everyone's cards</h3>
     ${bet ? html`<p class="muted small">Ringed cards are the ones that count for “${actionName(bet.action_id, deck)}”${(snap.rules && snap.rules.jokers) ? " (jokers count only in the bettor's hand and among the common cards)" : ""}.</p>` : null}
     <ul class="hands">${(snap.hands || []).map((x) => html`<li key=${x.nickname}>
-      <span class="nick">${x.nickname}</span>
-      <${Cards} cards=${x.hand} small=${true} deck=${deck} label=${`${x.nickname}'s cards`} marks=${marks ? (c, i) => marks(x.nickname, c, i) : null} /></li>`)}
+      <span class="nick">${shownName(x.nickname)}</span>
+      <${Cards} cards=${x.hand} small=${true} deck=${deck} label=${`${shownName(x.nickname)}'s cards`} marks=${marks ? (c, i) => marks(x.nickname, c, i) : null} /></li>`)}
       ${common.length ? html`<li key="~common" class="common-row"><span class="nick">Common cards</span>
         <${Cards} cards=${common} small=${true} deck=${deck} label="The common cards" marks=${marks ? (c, i) => marks(COMMON, c, i) : null} /></li>` : null}</ul>`;
 }

@@ -12,6 +12,7 @@ import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, Te
 import { levelOf, LEVELS, maxCardsChoices, standingBet, tipFor } from "./bleftable.js";
 import { Card, Cards, html } from "./ui.js";
 import { ratedSeatOf, SeatRating } from "./ratedtable.js";
+import { shownName } from "./playernames.js";
 
 function Felt({ st, me, s, rated }) {
   const seats = st.players;
@@ -26,24 +27,22 @@ function Felt({ st, me, s, rated }) {
         const angle = Math.PI / 2 + (2 * Math.PI * i) / order.length;
         const out = st.status !== "Not started" && p.n_cards === 0;
         const turn = st.cp_nickname === p.nickname;
-        const level = levelOf(p.ai_agent);
         return html`<li key=${p.nickname} class=${`seat${turn ? " turn" : ""}${out ? " out" : ""}${p.nickname === me ? " me" : ""}`}
           style=${{ left: `${50 + 41 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` }}>
-          <span class="nick">${ratedSeatOf(rated, p) ? html`<a class="name" title=${p.nickname} href=${`#/player/${encodeURIComponent(ratedSeatOf(rated, p).handle)}`}>${p.nickname}</a>`
-            : html`<span class="name" title=${p.nickname}>${p.nickname}</span>`}${p.nickname === me ? html`<span class="you-mark">(you)</span>` : null}</span>
+          <span class="nick">${ratedSeatOf(rated, p) ? html`<a class="name" title=${shownName(p.nickname)} href=${`#/player/${encodeURIComponent(ratedSeatOf(rated, p).handle)}`}>${shownName(p.nickname)}</a>`
+            : html`<span class="name" title=${shownName(p.nickname)}>${shownName(p.nickname)}</span>`}${p.nickname === me ? html`<span class="you-mark">(you)</span>` : null}</span>
           <${SeatRating} seat=${ratedSeatOf(rated, p)} />
           <${TeamMark} team=${p.team} />
-          ${level ? html`<span class="level">${level.label} computer</span>` : null}
           <span class="count">${out ? "out of the game" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`}</span>
           ${turn ? html`<span class="to-move">to move${st.move_deadline ? html`, <${Countdown} st=${st} s=${s} />` : ""}</span>` : null}
         </li>`;
       })}
     </ul>
     <div class="centre" aria-live="off">
-      ${bet ? html`<p class="label">Standing bet, by ${bet.player}</p>
+      ${bet ? html`<p class="label">Standing bet, by ${shownName(bet.player)}</p>
         <p class="standing" id="standing-bet">${actionName(bet.action_id, deck)}</p>
         <${Cards} cards=${exampleCards(bet.action_id, deck)} small=${true} deck=${deck} label=${`for example ${actionName(bet.action_id, deck)}`} />`
-        : st.status === "Running" ? html`<p class="label">No bet yet this round</p><p class="standing" id="standing-bet">${st.cp_nickname} opens</p>` : null}
+        : st.status === "Running" ? html`<p class="label">No bet yet this round</p><p class="standing" id="standing-bet">${shownName(st.cp_nickname)} opens</p>` : null}
       <${CommonCards} st=${st} />
     </div>
     ${hand && st.status === "Running" ? html`<section class="hand" aria-label="Your cards">
@@ -55,13 +54,13 @@ function Felt({ st, me, s, rated }) {
 
 function TurnLine({ st, me, myTurn, s }) {
   let text;
-  if (st.status === "Finished") text = `Game over: ${st.winner} wins.`;
+  if (st.status === "Finished") text = `Game over: ${shownName(st.winner)} wins.`;
   else if (myTurn) text = "Your turn: choose a bet below, or check.";
   else if (st.cp_nickname) {
     // Your own bet, said here while it stands (not in a message over the page that outlives it).
     const bet = standingBet(st.history, checkOf(st));
     const yours = bet && bet.player === me ? `You bet ${actionName(bet.action_id, deckOf(st))}. ` : "";
-    text = `${yours}Waiting for ${st.cp_nickname} to move.`;
+    text = `${yours}Waiting for ${shownName(st.cp_nickname)} to move.`;
   }
   else text = "";
   const out = me && st.players.some((p) => p.nickname === me && p.n_cards === 0) && st.status === "Running";
@@ -117,7 +116,7 @@ function RoundBets({ history, st }) {
   return html`<section class="panel" aria-labelledby="bets-title">
     <h2 id="bets-title">This round's bets, newest first</h2>
     ${items.length ? html`<ol class="history" reversed>${items.map((e, i) => html`<li key=${items.length - i} class=${i === 0 ? "newest" : ""}>
-      <b>${e.player}</b> ${e.action_id === checkOf(st) ? "checks" : `bets ${actionName(e.action_id, deck)}`}</li>`)}</ol>`
+      <b>${shownName(e.player)}</b> ${e.action_id === checkOf(st) ? "checks" : `bets ${actionName(e.action_id, deck)}`}</li>`)}</ol>`
       : html`<p class="muted">No bets yet this round.</p>`}
   </section>`;
 }
@@ -170,7 +169,7 @@ function endsRound(body) {
 /** The words said as this person's turn begins. */
 function turnWords(st) {
   const bet = (st.history || []).filter((e) => e.action_id < checkOf(st)).pop();
-  return `Your turn. ${bet ? `${bet.player} bets ${actionName(bet.action_id, deckOf(st))}.` : "You open the round: name any set."}`;
+  return `Your turn. ${bet ? `${shownName(bet.player)} bets ${actionName(bet.action_id, deckOf(st))}.` : "You open the round: name any set."}`;
 }
 
 /** Blef's part of the table store's state. */
@@ -230,7 +229,7 @@ const movesOf = (r) => (r.history || []).filter((e) => e.action_id !== lostOf(r)
 
 /** One move of a finished round, as the replay lists it. */
 function Move({ move, round }) {
-  return html`<b>${move.player}</b> ${move.action_id === checkOf(round) ? "checked" : `bet ${actionName(move.action_id, deckOf(round))}`}`;
+  return html`<b>${shownName(move.player)}</b> ${move.action_id === checkOf(round) ? "checked" : `bet ${actionName(move.action_id, deckOf(round))}`}`;
 }
 
 /** Blef, as the registry (games.js) knows it. */

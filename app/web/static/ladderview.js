@@ -11,6 +11,8 @@ import {
   waitingLine, waitWords, WIDENING,
 } from "./ladder.js";
 import { announce, fail, html, toast } from "./ui.js";
+import { AccountName, NAME_REFUSALS } from "./accountname.js";
+import { isComputer, shownName } from "./playernames.js";
 
 function copyKey(secret) {
   const done = () => { toast("Your key is copied. Keep it to yourself."); announce("Your key is copied."); };
@@ -20,7 +22,7 @@ function copyKey(secret) {
 
 /** The lobby's panel: make an account (with the lobby's name) or sign in with a key, then
  * choose a pool and find a rated game; the waiting state with its Cancel. */
-export function RatedPanel({ name, checkName }) {
+export function RatedPanel({ name }) {
   const [, bump] = useReducer((n) => n + 1, 0);
   const store = useMemo(() => createRated(bump), []);
   useEffect(() => { store.start(); return () => store.stop(); }, [store]);
@@ -35,8 +37,7 @@ export function RatedPanel({ name, checkName }) {
     wasWaiting.current = waiting;
   }, [waiting]);
 
-  const make = async () => {
-    const handle = checkName();
+  const make = async (handle) => { // a refusal of the name is thrown, for AccountName to say
     if (!handle || s.busy) return;
     s.busy = true;
     bump();
@@ -46,7 +47,10 @@ export function RatedPanel({ name, checkName }) {
       actions.signedIn(account);
       announce(`Your account ${account.handle} is made. Copy your key and keep it safe.`);
       setTimeout(() => document.getElementById("account-title")?.focus(), 0);
-    } catch (e) { fail(e); } finally { s.busy = false; bump(); }
+    } catch (e) {
+      if (e instanceof ApiError && NAME_REFUSALS.includes(e.code)) throw e;
+      fail(e);
+    } finally { s.busy = false; bump(); }
   };
   const signedOut = (said) => {
     setFresh(false);
@@ -126,8 +130,8 @@ function NoAccount({ s, name, onMake, onSignedIn }) {
       announce(text);
     } finally { setBusy(false); }
   };
-  return html`<p>Play people near your level and earn a rating. It takes an account: just your name above, no e-mail, no password.</p>
-    <div class="row"><button id="make-account" class="primary" disabled=${s.busy} onClick=${onMake}>Make an account${name.trim() ? ` as ${name.trim()}` : ""}</button></div>
+  return html`<p>Play people near your level and earn a rating. It takes an account: just a name, no e-mail, no password.</p>
+    <${AccountName} name=${name} busy=${s.busy} onMake=${onMake} />
     ${passkeysHere() ? html`<div class="passkey-sign-in">
       <p class="row"><button id="passkey-sign-in" disabled=${busy} aria-describedby="passkey-sign-in-help" onClick=${withPasskey}>Sign in with a passkey</button>
         <small id="passkey-sign-in-help" class=${passkeyProblem ? "problem" : "muted"} role="status">${passkeyProblem || "Added a passkey to your account on another device? Use it here."}</small></p>
@@ -326,7 +330,7 @@ export function Leaderboard({ pool }) {
         <thead><tr><th scope="col">Rank</th><th scope="col">Player</th><th scope="col">Rating</th><th scope="col">Games</th></tr></thead>
         <tbody>${board.players.map((p) => html`<tr key=${p.handle} class=${account && p.handle === account.handle ? "me" : ""}>
           <td>${p.rank}</td>
-          <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${p.handle}</a>${p.bot ? html` <span class="badge bot" title="a program, not a person">bot</span>` : ""}${account && p.handle === account.handle ? " (you)" : ""}</td>
+          <td><a href=${`#/player/${encodeURIComponent(p.handle)}`}>${shownName(p.handle)}</a>${p.bot && !isComputer(p.handle) ? html` <span class="badge bot" title="a program, not a person">bot</span>` : ""}${account && p.handle === account.handle ? " (you)" : ""}</td>
           <td>${points(shown(p))}${p.provisional ? html`<abbr class="prov" title="provisional: fewer than 10 games">?</abbr><span class="sr-only"> (provisional)</span>` : ""}</td>
           <td>${p.games}</td></tr>`)}</tbody>
       </table>

@@ -9,6 +9,8 @@ import { rulesInWords } from "./variants.js";
 import { RatedPanel } from "./ladderview.js";
 import { TablesLobby } from "./kindlobby.js";
 import { points, shown } from "./ladder.js";
+import { shownName } from "./playernames.js";
+import { loadHandleRules, nicknameProblem } from "./namerules.js";
 
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const QUICK_MAX_CARDS = 4;
@@ -22,8 +24,11 @@ function levelRating(level) {
   return rated.length ? `Rating ${rated.join(", ")}.` : "Not rated yet: its rating comes from the rated games it plays.";
 }
 
-function nameProblem(name) {
+/** What is wrong with a game's nickname, in the published rules' words once they are read
+ * (namerules.js: the rule the service keeps), else in short. */
+function nameProblem(name, rules) {
   if (!name) return "Type a name first: it is how the others see you.";
+  if (rules) { const p = nicknameProblem(name, rules); return p && p.text; }
   if (!NAME.test(name)) return "A name starts with a letter and has only letters, digits and _ (no spaces).";
   return null;
 }
@@ -45,6 +50,9 @@ export function Lobby({ rated = false }) {
   const [link, setLink] = useState("");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState(null);
+  const [rules, setRules] = useState(null);
+  useEffect(() => { loadHandleRules().then(setRules).catch(() => { /* the short check stands */ }); }, []);
+  const typed = name.trim() ? nameProblem(name.trim(), rules) : null; // said as the person types
   const [games, setGames] = useState(null);
   const [details, setDetails] = useState({});
   const [levels, setLevels] = useState({});
@@ -120,7 +128,7 @@ export function Lobby({ rated = false }) {
 
   const checked = () => {
     const trimmed = name.trim();
-    const p = nameProblem(trimmed);
+    const p = nameProblem(trimmed, rules);
     setProblem(p);
     if (p) document.getElementById("your-name")?.focus();
     return p ? null : trimmed;
@@ -169,8 +177,8 @@ export function Lobby({ rated = false }) {
       <div class="field">
         <label for="your-name">Your name</label>
         <input id="your-name" value=${name} maxlength="64" autocomplete="nickname" aria-describedby="name-help"
-          aria-invalid=${problem ? "true" : "false"} onInput=${(e) => setName(e.currentTarget.value)} />
-        <small id="name-help" class=${problem ? "problem" : "muted"}>${problem || "Letters, digits and _; no spaces. Others see it at the table."}</small>
+          aria-invalid=${problem || typed ? "true" : "false"} onInput=${(e) => { setName(e.currentTarget.value); setProblem(null); }} />
+        <small id="name-help" class=${problem || typed ? "problem" : "muted"}>${problem || typed || "Letters, digits and single _ between them; no spaces. Others see it at the table."}</small>
       </div>
       <h2>Against the computer</h2>
       <fieldset class="levels">
@@ -219,7 +227,7 @@ function PublicGames({ games, details }) {
       <div>
         <b>Room ${g.room}</b>${host ? html` · hosted by ${host}` : ""}
         <div class="muted">${taken} of 8 seats taken, ${8 - taken} free${ais ? ` (${ais} computer)` : ""} · ${d && d.status !== "Not started" ? "playing" : "waiting to start"}${rules ? ` · ${rules}` : ""}</div>
-        <div class="small">${g.players.join(", ") || "nobody yet"}</div>
+        <div class="small">${g.players.map(shownName).join(", ") || "nobody yet"}</div>
       </div>
       <a class="button" href=${`#/game/${g.game_uuid}`} aria-label=${`Join room ${g.room}`}>Join</a>
     </li>`;

@@ -8,6 +8,7 @@ import { words } from "./errors.js";
 import { accountOf, changeWords, historySeries, points, POOLS, poolTitle, recordWords, shown, shownChange } from "./ladder.js";
 import { html } from "./ui.js";
 import uPlot from "./uplot.js";
+import { shownName } from "./playernames.js";
 
 const POOL_COLOURS = { "standard-2": "#0a58ca", "standard-3-8": "#b02a37" };
 
@@ -27,15 +28,15 @@ export function Profile({ handle }) {
     api(`/ladder/players/${encodeURIComponent(handle)}`).then(({ data }) => setProfile(data)).catch((e) => setError(e));
     api("/ladder/pools").then(({ data }) => Array.isArray(data) && data.length && setPools(data)).catch(() => {});
   }, [handle]);
-  useEffect(() => { document.title = `${handle} · Blef`; }, [handle]);
+  useEffect(() => { document.title = `${shownName(handle)} · Blef`; }, [handle]);
   const series = useMemo(() => profile ? historySeries(profile.games, pools.map((p) => p.name)) : [], [profile, pools]);
-  if (error) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1>
+  if (error) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${shownName(handle)}</h1>
     <p class="problem">${words(error)}</p><p><a class="button" href="#/">Back to the lobby</a></p></section>`;
-  if (!profile) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${handle}</h1><p>Loading…</p></section>`;
+  if (!profile) return html`<section class="panel"><h1 id="page-heading" tabindex="-1">${shownName(handle)}</h1><p>Loading…</p></section>`;
   const me = accountOf();
   const record = Object.fromEntries((profile.recent_record || []).map((r) => [r.pool, r]));
   return html`<section class="panel profile">
-    <h1 id="page-heading" tabindex="-1">${profile.handle}${profile.bot ? html` <span class="badge bot">${profile.level ? "computer player" : "bot"}</span>` : null}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
+    <h1 id="page-heading" tabindex="-1">${shownName(profile.handle)}${profile.bot ? html` <span class="badge bot">${profile.level ? "computer player" : "bot"}</span>` : null}${me && me.handle === profile.handle ? html` <span class="badge">you</span>` : null}</h1>
     <h2>Ratings</h2>
     ${profile.ratings.length ? html`<table class="ratings" id="pool-ratings">
       <caption class="sr-only">Ratings by pool</caption>
@@ -75,9 +76,9 @@ function HistoryTable({ games, pools }) {
       <td><time datetime=${new Date(g.settled_at * 1000).toISOString()}>${when(g.settled_at)}</time></td>
       <td>${g.void ? "not rated" : `${g.place} of ${g.of}${g.place === 1 ? " (won)" : ""}`}</td>
       <td class=${g.void ? "" : up ? "up" : "down"}>${g.void ? "–" : changeWords(g)}</td>
-      <td>${(g.opponents || []).map((o, i) => html`${i ? ", " : ""}<a href=${`#/player/${encodeURIComponent(o.handle)}`}>${o.handle}</a>`)}</td>
+      <td>${(g.opponents || []).map((o, i) => html`${i ? ", " : ""}<a href=${`#/player/${encodeURIComponent(o.handle)}`}>${shownName(o.handle)}</a>`)}</td>
       <td>${poolTitle(g.pool, pools)}</td>
-      <td><a href=${`#/replay/${g.game_uuid}`} aria-label=${`Replay of the game of ${when(g.settled_at)}: ${g.players.join(" beat ")}`}>Replay</a></td></tr>`;
+      <td><a href=${`#/replay/${g.game_uuid}`} aria-label=${`Replay of the game of ${when(g.settled_at)}: ${g.players.map(shownName).join(" beat ")}`}>Replay</a></td></tr>`;
     })}</tbody>
   </table></div>`;
 }

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { words } from "./errors.js";
 import { gameOf } from "./games.js";
 import { html } from "./ui.js";
+import { shownName } from "./playernames.js";
 
 export function Replay({ game, kind }) {
   const g = gameOf(kind);
@@ -37,7 +38,7 @@ export function Replay({ game, kind }) {
   const allOk = checks.every((c) => c.ok);
   return html`<section class="panel replay">
     <h1 id="page-heading" tabindex="-1">Replay of room ${record.room}</h1>
-    <p id="winner">${record.winner} won, in ${rounds.length} round${rounds.length === 1 ? "" : "s"}.</p>
+    <p id="winner">${shownName(record.winner)} won, in ${rounds.length} round${rounds.length === 1 ? "" : "s"}.</p>
     <p class="row"><a class="button" href=${`#/game/${game}`}>Back to the table</a> <a class="button" href="#/">Back to the lobby</a></p>
     <nav class="stepper" aria-label="Rounds">
       <button id="prev-round" disabled=${round === 0} onClick=${() => go(round - 1)}>‹ Previous round</button>

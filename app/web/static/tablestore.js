@@ -6,6 +6,7 @@ import { words } from "./errors.js";
 import { gameOf } from "./games.js";
 import { live } from "./live.js";
 import { announce, fail, toast } from "./ui.js";
+import { tableTitle } from "./playernames.js";
 
 /** How often the table asks for the game while its websocket is closed. */
 export const POLL_MS = 1500;
@@ -118,7 +119,7 @@ export function createTable(game, changed, g = gameOf()) {
     }
     const mine = isMyTurn();
     if (mine && !wasMine) turnBegins();
-    document.title = mine ? `● Your turn · ${g.name}` : state.status === "Finished" ? `Game over · ${g.name}` : `Room ${state.room} · ${g.name}`;
+    document.title = mine ? `● Your turn · ${g.name}` : state.status === "Finished" ? `Game over · ${g.name}` : `${tableTitle(state, s.seat)} · ${g.name}`;
     if (mine) await g.onMyTurn(ctx);
     changed();
   }

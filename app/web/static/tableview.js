@@ -11,6 +11,8 @@ import { RatedLine, useRatedTable } from "./ratedtable.js";
 import { poolTitle } from "./ladder.js";
 import { api } from "./api.js";
 import { fail, html, toast } from "./ui.js";
+import { shownName, tableTitle } from "./playernames.js";
+import { loadHandleRules, nicknameProblem } from "./namerules.js";
 
 /** The shared table: its heading, the room (seats, readiness, the host's set-up), the game
  * over panel, reactions, your seat's tools and the reveal frame, with the game's own part
@@ -79,9 +81,9 @@ export function TableScreen({ game, kind }) {
   const reveal = s.reveals[0];
   return html`<div class=${`table-screen${myTurn ? " has-dock" : ""}`} data-live=${s.live ? "open" : "closed"}>
     <section class="panel table-top">
-      <h1 id="table-heading" tabindex="-1">Room ${st.room}
+      <h1 id="table-heading" tabindex="-1">${tableTitle(st, s.seat)}
         <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? `round ${st.round_number}` : "game over"}</span></h1>
-      <p class="you small">${seated ? html`You are <b>${me}</b>${admin ? " (the host)" : ""}.` : "You are watching."}
+      <p class="you small">${seated ? html`You are <b>${me}</b>${admin && !(s.seat && s.seat.rated) ? " (the host)" : ""}.` : "You are watching."}
         <${g.Summary} st=${st} lobby=${lobby} /></p>
       ${rated ? html`<${RatedLine} rated=${rated} st=${st} me=${seated ? me : null} />`
         : s.seat && s.seat.rated ? html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(s.seat.rated)}): your place changes your rating.</p>` : null}
@@ -103,33 +105,35 @@ function Room({ g, s, st, me, seated, admin, actions }) {
   const [autoStart, changeAutoStart] = useHeld(!!st.auto_start);
   const [name, setName] = useState(localStorage.getItem("blef:name") || "");
   const [agent, setAgent] = useState("bold");
+  const [rules, setRules] = useState(null); // the published rules of a name's form (namerules.js)
+  useEffect(() => { loadHandleRules().then(setRules).catch(() => { /* the service decides */ }); }, []);
+  const typed = rules && name.trim() ? nicknameProblem(name.trim(), rules) : null;
   const [limit, setLimit] = useState(String(st.time_limit || 0));
   const ready = new Set(st.ready || []);
-  const { levels: LEVELS, levelOf } = g;
+  const { levels: LEVELS } = g;
   const share = `${location.origin}/#/game/${s.game}`;
   return html`<section class="panel room">
     <h2>Players (${st.players.length} of 8)</h2>
     <ul class="players" aria-label="Players">${st.players.map((p, i) => {
-      const level = levelOf(p.ai_agent);
       const mine = p.nickname === me;
       return html`<li key=${p.nickname}>
-        <span class="nick">${p.nickname}${p.nickname === st.admin_nickname ? " (host)" : ""}${mine ? " (you)" : ""}</span>
-        ${level ? html`<span class="level">${level.label} computer player</span>` : null}
+        <span class="nick">${shownName(p.nickname)}${p.nickname === st.admin_nickname && !(s.seat && s.seat.rated) ? " (host)" : ""}${mine ? " (you)" : ""}</span>
         <${g.PlayerChoice} p=${p} st=${st} me=${me} admin=${admin} actions=${actions} />
         ${ready.has(p.nickname) ? html`<span class="ready" role="img" aria-label=${`${p.nickname} is ready`}>✓ ready</span>` : null}
         ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !ready.has(p.nickname) }, ready.has(p.nickname) ? "You are not ready." : "You are ready.")}>${ready.has(p.nickname) ? "Not ready" : "Ready"}</button>` : null}
-        ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${p.nickname}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${p.nickname} was removed.`)}>Remove</button>` : null}
+        ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${shownName(p.nickname)}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${shownName(p.nickname)} was removed.`)}>Remove</button>` : null}
         ${seated && !p.ai_agent && !mine ? (s.reported.has(p.nickname) ? html`<span class="muted reported">Reported</span>`
           : html`<button class="small link" aria-label=${`Report name of ${p.nickname}`} onClick=${() => actions.report(p.nickname, i + 1)}>Report name</button>`) : null}
       </li>`;
     })}</ul>
     ${seated ? html`<${g.RoomHelp} admin=${admin} />` : null}
     <${g.RulesLine} st=${st} />
-    ${!me ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); actions.join(name.trim()); }}>
+    ${!me ? html`<form class="row" onSubmit=${(e) => { e.preventDefault(); if (!typed) actions.join(name.trim()); }}>
       <label class="field-inline" for="nickname">Your name</label>
-      <input id="nickname" value=${name} maxlength="64" autocomplete="nickname" required onInput=${(e) => setName(e.currentTarget.value)} />
+      <input id="nickname" value=${name} maxlength="64" autocomplete="nickname" required aria-describedby="nickname-help"
+        aria-invalid=${typed ? "true" : "false"} onInput=${(e) => setName(e.currentTarget.value)} />
       <button type="submit" class="primary">Join</button></form>
-      <p class="muted small">A name starts with a letter; letters, digits and _ only.</p>` : null}
+      <p id="nickname-help" class=${typed ? "problem small" : "muted small"}>${typed ? typed.text : "A name starts with a letter; letters, digits and single _ between them."}</p>` : null}
     ${admin ? html`<div class="admin">
       <h2>Set up the game (you are the host)</h2>
       <${g.HostRules} st=${st} s=${s} actions=${actions} />
@@ -199,7 +203,7 @@ function GameOver({ g, st, s, me, seated, actions, game }) {
   const waiting = (st.rematch && st.rematch.asked) || [];
   return html`<section class="panel over" aria-labelledby="over-title">
     <h2 id="over-title" tabindex="-1">Game over</h2>
-    <p id="winner">${won ? "You win!" : `${st.winner} wins!`}</p>
+    <p id="winner">${won ? "You win!" : `${shownName(st.winner)} wins!`}</p>
     ${seated && rated ? html`<${RatedResult} game=${game} pool=${rated} />` : seated ? html`<p><button id="play-again" class="primary big" disabled=${s.busy} onClick=${actions.playAgain}>Play again with the same players</button></p>
       <p class="muted" id="rematch-status">${waiting.length ? `Already in the next game: ${waiting.join(", ")}.` : "Nobody has gone on to the next game yet."}${" "}
         Everyone who clicks Play again sits at the same new table, with the same rules and the same computer players.</p>` : null}
