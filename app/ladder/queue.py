@@ -210,6 +210,14 @@ class Queue(LadderBase):
             log.info("ladder_absent_dropped", extra={"pool": pool.name, "places": dropped})
         return dropped
 
+    def awaiting_arrival(self) -> bool:
+        """Whether a playing table waits for a person to come to it (a later look may call
+        it off): the AWS clock keeps looking while one does."""
+        return any(
+            t.state == "playing" and any(s.awaited for s in t.seats)
+            for t in self.store.open_tables()
+        )
+
     def call_off_absent(self) -> int:
         """Call off, unrated, every playing table a person has not come to (never told the
         seat) :data:`ARRIVE_SECONDS` after it formed: its result is void (nobody's rating

@@ -278,13 +278,22 @@ def test_someone_left_waiting_is_looked_at_again_by_the_clock_until_seated(
     assert len(deployment.sqs.ladder("match")) == 2
     assert [w.account_id for w in store.waiting(MANY)] != []
 
-    # Cezary joins: a table of three forms at his join; the next look finds nobody waiting
+    # Cezary joins: a table of three forms at his join; the next look finds nobody waiting,
+    # but a table waiting for its people to come (to call it off if one never does): it
+    # asks for one more look, and once everyone was told their seat, none
     deployment.call("POST", "/ladder/queue", "127.1.0.2", secrets["Cezary"], body={"pool": MANY})
     assert store.waiting(MANY) == []
+    deployment.fake.now += LOOK_SECONDS
     clock_handler.fire(sqs_event(deployment.sqs.ladder("match")[-1]))
-    assert len(deployment.sqs.ladder("match")) == 2
+    assert len(deployment.sqs.ladder("match")) == 3
     (table,) = store.open_tables()
     assert table.state == "playing" and len(table.seats) == 3
+    for i, h in enumerate(("Ania", "Bolek", "Cezary")):
+        told = deployment.call("GET", "/ladder/queue", f"127.1.0.{i}", secrets[h])[1]
+        assert told["state"] == "seated"
+    deployment.fake.now += LOOK_SECONDS
+    clock_handler.fire(sqs_event(deployment.sqs.ladder("match")[-1]))
+    assert len(deployment.sqs.ladder("match")) == 3
 
 
 def test_the_sweeper_settles_a_finished_game_whose_message_was_lost(

@@ -199,7 +199,7 @@ def waited(ladder: Ladder, clock: FakeClock, seconds: float, *secrets: str) -> N
     """``seconds`` pass while the accounts of ``secrets`` are there: each asks about its
     place every few seconds, as a waiting page (every second) or a bot's events poll does
     (a place not renewed in time is dropped: app/ladder/base.py ``ABSENT_SECONDS``)."""
-    step = 5.0
+    step = 19.0  # within the 20 s grace
     left = seconds
     while left > 0:
         clock.advance(min(step, left))
