@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -180,3 +183,19 @@ def test_a_page_coming_back_after_its_table_was_called_off_says_why_in_words(
         " It does not count: nobody's rating changed."
     )
     assert axe_violations(page) == []
+
+
+def test_the_waiting_pages_words_hold_under_node() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    tests = Path(__file__).with_name("js_queue.test.mjs")
+    run = subprocess.run(
+        [node, "--test", str(tests)],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -193,6 +193,7 @@ export function createRated(changed) {
       } else if (!was && data.state === "idle" && data.last_result && data.last_result.called_off && !s.notice) {
         s.notice = noLongerLooking(data, s.account.handle);
       }
+      if (data.state === "idle") stopPolling(); // nothing to wait for
       s.queue = data;
       if (data.state === "seated") return seated(data);
       changed();
