@@ -5,9 +5,11 @@ that comes after the table formed says so in words."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
-from app.ladder.base import ABSENT_SECONDS, ARRIVE_SECONDS, RENEW_SECONDS
+from app.ladder.base import ABSENT_SECONDS, ARRIVE_SECONDS, RENEW_SECONDS, secret_hash
 from app.ladder.errors import UnknownAccount
 from app.ladder.service import Ladder
 from app.ladder.store import IDLE, QUEUED, LadderStore
@@ -34,15 +36,9 @@ def wait(ladder: Ladder, fake: FakeClock, seconds: float, *present: str, step: f
 
 
 def state_of(ladder: Ladder, secret: str) -> str:
-    account = ladder.store.account_by_secret(_hash(secret))
+    account = ladder.store.account_by_secret(secret_hash(secret))
     assert account is not None
     return account.state
-
-
-def _hash(secret: str) -> str:
-    from app.ladder.base import secret_hash
-
-    return secret_hash(secret)
 
 
 class CountingStore:
@@ -340,3 +336,37 @@ def test_a_table_settled_first_is_not_called_off_and_a_call_off_is_made_once(
     history = ladder.store.history(ladder.me(s["Ania"])["account_id"], 5)
     assert len(history) == 1 and history[0].changes == ()
     assert games.state(ania["game_uuid"], ania["player_uuid"]).body["status"] == "Finished"
+
+
+@pytest.mark.parametrize("round_", range(4))
+def test_a_cancel_racing_the_matcher_either_leaves_or_is_told_too_late_never_both(
+    ladder: Ladder, round_: int
+) -> None:
+    s = accounts(ladder, "Ania", "Bolek")
+    for secret in s.values():
+        ladder.join_queue(secret, TWO)
+    answers: list[dict[str, object]] = []
+    start = threading.Barrier(2)
+
+    def cancel() -> None:
+        start.wait()
+        answers.append(ladder.leave_queue(s["Ania"]))
+
+    def match() -> None:
+        start.wait()
+        ladder.match()
+
+    threads = [threading.Thread(target=cancel), threading.Thread(target=match)]
+    for thread in threads if round_ % 2 else threads[::-1]:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    (answer,) = answers
+    tables = ladder.store.open_tables()
+    if answer["state"] == "idle":
+        assert "too_late" not in answer and tables == []
+        assert ladder.queue_status(s["Bolek"])["state"] == "waiting"
+    else:
+        assert answer["too_late"] is True and answer["state"] in ("seated", "forming")
+        assert len(tables) == 1
