@@ -237,7 +237,7 @@ function FindRated({ s, actions, waiting }) {
         <select id="fill-after" value=${s.fillAfter} disabled=${s.busy && !waiting} onChange=${(e) => actions.chooseFillAfter(e.currentTarget.value)}>
           ${FILL_CHOICES.map((c) => html`<option key=${c.value} value=${c.value}>${c.label}</option>`)}
         </select></p>`}
-      ${waiting ? html`<p class="muted small">${WIDENING}</p>
+      ${waiting ? html`<p class="muted small widening">${WIDENING}</p>
         ${q.fill_after !== undefined ? html`<p class="muted small" id="fill-line">Computer players of your strength fill the table after ${waitWords(q.fill_after)} if not enough people are found.</p>` : null}` : null}
     </div>
     ${waiting || s.tooLate ? null
