@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,11 +69,17 @@ class Deployment:
     sqs: Recorded
     fake: FakeClock
 
-    def look_until_seated(self, store: LadderDynamo) -> int:
+    def look_until_seated(
+        self, store: LadderDynamo, asking: Callable[[], object] | None = None
+    ) -> int:
         """Deliver the clock's pending look when it is due, as SQS would, until nobody
-        waits; returns how many looks it took."""
+        waits; returns how many looks it took. ``asking``: what the waiting pages do
+        before each look (ask about their places, which keeps them: a place not asked
+        about for 20 s is dropped)."""
         looks = 0
         while any(store.waiting(pool) for pool in BY_NAME):
+            if asking is not None:
+                asking()
             pending = self.sqs.ladder("match")[-1]
             due = json.loads(pending["MessageBody"])["due_at"]
             self.fake.now = max(self.fake.now, due)
@@ -203,7 +209,12 @@ def test_people_queue_play_and_are_rated_once_through_the_lambda_functions(
             )
             assert status == 200
         # at once when the ratings are close (the first round); else by the clock's looks
-        looks = deployment.look_until_seated(store)
+        looks = deployment.look_until_seated(
+            store,
+            lambda: [
+                deployment.call("GET", "/ladder/queue", address[h], secrets[h]) for h in handles
+            ],
+        )
         assert looks == 0 or round_ == 1  # the first round: everyone at 25, matched at once
         statuses = {
             h: deployment.call("GET", "/ladder/queue", address[h], secrets[h])[1] for h in handles
