@@ -17,7 +17,9 @@ queue (app/clock/aws.py) instead of ``blef serve``'s thread.
         table's finished game settled, a match, and a later look while anyone waits
 
 Windows widen with time (app/ladder/queue.py), so someone must look again while people
-wait: the delayed message is that look, and the sweeper is the net under a lost message.
+wait, and while a table waits for a person to come to it (a look calls it off, unrated,
+30 s after it formed): the delayed message is that look, and the sweeper is the net under
+a lost message.
 A message delivered twice does nothing the second time (a claim is conditional on each
 account's ticket, a settlement on the table's state and each rating's games count).
 """
@@ -93,8 +95,8 @@ class LadderClock:
         """Ask for one delayed look while anyone waits and none is pending; True if asked.
         ``looking``: the due time of the look being made now (a pending look due no later
         than that is this one, and no longer pending)."""
-        if self.ladder.longest_wait() is None:
-            return False
+        if self.ladder.longest_wait() is None and not self.ladder.awaiting_arrival():
+            return False  # nobody waits, and no table waits for a person to come
         now = self.ladder.now
         settled = max(now, looking) if looking is not None else now
         if not self.ladder.reserve_look(settled, now + LOOK_SECONDS):

@@ -15,16 +15,25 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from app.ladder import bots
 from app.ladder import rating as model
 from app.ladder.errors import UnknownAccount
-from app.ladder.store import Account, Change, LadderStore, Rating, Result
+from app.ladder.store import QUEUED, Account, Change, LadderStore, Rating, Result, Table
 from app.service import GameService
 from app.service.errors import CredentialsMissing
 
 Body = dict[str, Any]
+
+RENEW_SECONDS: Final = 5.0
+"""A queued place's renewal is written at most this often (a flood writes no more)."""
+ABSENT_SECONDS: Final = 20.0
+"""A place not renewed for this long is dropped from the queue before the next match: the
+waiting page asks every second, a bot's events poll every few seconds."""
+ARRIVE_SECONDS: Final = 30.0
+"""A person seated at a rated table who has not been told the seat this long after the
+table formed never came: the table is called off, unrated (half a move's time limit)."""
 
 
 def secret_hash(secret: str) -> str:
@@ -83,6 +92,21 @@ class LadderBase:
         account = self.authenticate(secret)
         return {"account_id": account.account_id, "handle": account.handle, "bot": account.bot}
 
+    def still_here(self, account: Account) -> None:
+        """The account asked about its place (``GET /ladder/queue``, its events): a queued
+        place is renewed (written at most once per :data:`RENEW_SECONDS`), and a seat it
+        has not been told yet is seen. Presence is what keeps a place and what keeps a
+        table from being called off (docs/ladder.md, "Presence")."""
+        if account.state == QUEUED and account.pool is not None and account.ticket is not None:
+            self.store.renew(
+                account.account_id, account.pool, account.ticket, self.now, RENEW_SECONDS
+            )
+
+    def seen_at(self, table: Table, account_id: str) -> None:
+        """The account is told its seat at ``table`` now: the seat is no longer awaited."""
+        if any(s.account_id == account_id and s.awaited for s in table.seats):
+            self.store.mark_seen(table.table_id, account_id)
+
     def _reload(self, account: Account) -> Account:
         fresh = self.store.account(account.account_id)
         assert fresh is not None
@@ -134,8 +158,10 @@ def change_body(change: Change, of: int) -> Body:
     }
 
 
-def own_change(result: Result, account_id: str) -> Body:
-    """One account's line of a result: its place and its rating before and after."""
+def own_change(result: Result, account_id: str, table: Table | None = None) -> Body:
+    """One account's line of a result: its place and its rating before and after. A void
+    result of ``table`` called off because someone never came says so: ``called_off`` and
+    the ``absent`` handles."""
     for change in result.changes:
         if change.account_id == account_id:
             return {
@@ -143,4 +169,8 @@ def own_change(result: Result, account_id: str) -> Body:
                 "pool": result.pool,
                 **change_body(change, len(result.changes)),
             }
-    return {"game_uuid": result.game_uuid, "pool": result.pool, "void": True}
+    void: Body = {"game_uuid": result.game_uuid, "pool": result.pool, "void": True}
+    absent = [s.handle for s in table.seats if s.awaited] if table is not None else []
+    if absent and not result.changes:
+        void |= {"called_off": True, "absent": absent}
+    return void

@@ -97,6 +97,7 @@ class BotsAndEvents(LadderBase):
         not been told. Returns ``events``, the next ``cursor`` and ``wait_on``: the keys
         of the bell a waiting poll listens on (left out of the HTTP answer)."""
         account = self.authenticate(secret)
+        self.still_here(account)  # a bot polling its events is there: its place is kept
         key = bots.cursor_key(account.account_id, account.secret_hash, account.created_at)
         cursor = bots.parse_cursor(after, key)
         history = self.store.history(account.account_id, bots.EVENT_HISTORY)
@@ -110,7 +111,7 @@ class BotsAndEvents(LadderBase):
                 if result.table_id == cursor.over:
                     break
                 unseen.append(result)
-            events += [_game_over(r, account.account_id) for r in reversed(unseen)]
+            events += [_game_over(self, r, account.account_id) for r in reversed(unseen)]
         table_id, turn, wait_on = cursor.table, cursor.turn, [account.account_id]
         table = (
             self.store.table(account.table_id)
@@ -122,6 +123,7 @@ class BotsAndEvents(LadderBase):
             game, player = table.game_uuid, seat.player_uuid
             assert player is not None
             wait_on.append(game)
+            self.seen_at(table, account.account_id)  # told its seat, now or before
             if table.table_id != cursor.table:
                 table_id, turn = table.table_id, 0
                 events.append(
@@ -153,5 +155,6 @@ class BotsAndEvents(LadderBase):
         return {"events": events, "cursor": nxt.encode(key), "wait_on": wait_on}
 
 
-def _game_over(result: Result, account_id: str) -> Body:
-    return {"type": "game_over", **own_change(result, account_id)}
+def _game_over(ladder: LadderBase, result: Result, account_id: str) -> Body:
+    table = ladder.store.table(result.table_id) if not result.changes else None
+    return {"type": "game_over", **own_change(result, account_id, table)}

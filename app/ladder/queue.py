@@ -12,10 +12,19 @@ from typing import Final
 
 from app.ladder import bots
 from app.ladder import rating as model
-from app.ladder.base import Body, LadderBase, own_change
+from app.ladder.base import ABSENT_SECONDS, ARRIVE_SECONDS, Body, LadderBase, own_change
 from app.ladder.errors import AlreadyAtTable, BotsCannotFill
 from app.ladder.pools import POOLS, Pool, pool_named
-from app.ladder.store import QUEUED, SEATED, Account, LadderConflict, Seat, Table, Waiting
+from app.ladder.store import (
+    QUEUED,
+    SEATED,
+    Account,
+    LadderConflict,
+    Result,
+    Seat,
+    Table,
+    Waiting,
+)
 from app.observability import metrics
 from app.service.errors import InvalidParameter
 
@@ -62,8 +71,8 @@ class Queue(LadderBase):
     def join_queue(self, secret: str | None, pool_name: object, fill_after: object = None) -> Body:
         """Wait in ``pool``'s queue (again the same: no change; another pool: moved there).
         Refused while seated at a rated game not yet over. A person may allow computer
-        levels to fill the table after waiting ``fill_after`` seconds (a new join with a
-        different wait moves them to the back of the queue)."""
+        levels to fill the table after waiting ``fill_after`` seconds, counted from when
+        they joined (a new join in the same pool with another wait keeps their place)."""
         account = self.authenticate(secret)
         pool = pool_named(pool_name)
         fill = _fill_after(fill_after)
@@ -79,11 +88,14 @@ class Queue(LadderBase):
                 fill is None or account.fill_at == (account.queued_at or 0.0) + fill
             )
             if account.pool == pool.name and same_fill:
+                self.still_here(account)
                 return self._status(account)
             self.store.dequeue(account.account_id)
         rated = self.store.rating(account.account_id, pool.name)
         mu = rated.mu if rated is not None else model.MU
         now, ticket = self.now, self._new_id()
+        if account.state == QUEUED and account.pool == pool.name and account.queued_at:
+            now = account.queued_at  # only the fill wait changed: the place is kept
         try:
             if fill is None:
                 self.store.enqueue(account.account_id, pool.name, ticket, now, mu)
@@ -93,6 +105,8 @@ class Queue(LadderBase):
                 )
         except LadderConflict:
             raise AlreadyAtTable from None  # seated by a racing matcher, or moved meanwhile
+        if now != self.now:  # a kept place is renewed now, not at its join
+            self.store.renew(account.account_id, pool.name, ticket, self.now, 0.0)
         self.woken.set()
         if self.on_join is not None:
             try:
@@ -104,15 +118,29 @@ class Queue(LadderBase):
 
     def leave_queue(self, secret: str | None) -> Body:
         """Leave the queue. If the matcher seated you first, you are seated: the answer says
-        so (the leave lost the race; nothing else is changed)."""
+        so in words (``too_late`` and ``message``: the leave lost the race; nothing else is
+        changed). Not being told a seat here, the seat stays awaited: a person who does
+        not then open the table leaves it to be called off."""
         account = self.authenticate(secret)
-        self.store.dequeue(account.account_id)
-        return self._status(self._reload(account))
+        left = self.store.dequeue(account.account_id)
+        body = self._status(self._reload(account), present=False)
+        if not left and body["state"] in ("seated", "forming"):
+            body["too_late"] = True
+            body["message"] = (
+                "Too late to cancel: your table was formed before your Cancel arrived."
+                f" Open it within {ARRIVE_SECONDS:.0f} seconds of its forming, or it is called"
+                " off and nobody's rating changes"
+            )
+        return body
 
     def queue_status(self, secret: str | None) -> Body:
-        return self._status(self.authenticate(secret))
+        """Your place; asking is being here (:meth:`still_here`): it renews a queued place
+        and marks a seat you are told as seen."""
+        account = self.authenticate(secret)
+        self.still_here(account)
+        return self._status(account)
 
-    def _status(self, account: Account) -> Body:
+    def _status(self, account: Account, present: bool = True) -> Body:
         if account.state == QUEUED:
             waited = max(0.0, self.now - (account.queued_at or self.now))
             waiting: Body = {
@@ -120,6 +148,8 @@ class Queue(LadderBase):
                 "pool": account.pool,
                 "waited_seconds": round(waited, 1),
                 "bot": account.bot,
+                "looking": len(self.store.waiting(account.pool or "")),
+                "absent_after": ABSENT_SECONDS,
             }
             if account.fill_at is not None:
                 waiting["fill_after"] = round(account.fill_at - (account.queued_at or 0.0), 1)
@@ -128,6 +158,8 @@ class Queue(LadderBase):
             table = self.store.table(account.table_id)
             if table is not None and table.state == "playing":
                 seat = next(s for s in table.seats if s.account_id == account.account_id)
+                if present:
+                    self.seen_at(table, account.account_id)
                 return {
                     "state": "seated",
                     "pool": table.pool,
@@ -139,13 +171,18 @@ class Queue(LadderBase):
         body: Body = {"state": "idle", "bot": account.bot}
         last = self.store.history(account.account_id, 1)
         if last:
-            body["last_result"] = own_change(last[0], account.account_id)
+            table = self.store.table(last[0].table_id) if not last[0].changes else None
+            body["last_result"] = own_change(last[0], account.account_id, table)
         return body
 
     def match(self) -> list[Table]:
-        """Form every table that can be formed now, in every pool; returns them."""
+        """Form every table that can be formed now, in every pool, of the people there
+        (a place not renewed for :data:`ABSENT_SECONDS` is dropped first); returns them.
+        Tables whose people did not all come are called off first."""
+        self.call_off_absent()
         formed = []
         for pool in POOLS:
+            self.drop_absent(pool)
             while True:
                 group = pick_table(self.store.waiting(pool.name), pool, self.now)
                 if group is None:
@@ -156,13 +193,67 @@ class Queue(LadderBase):
             formed += self._fill(pool)
         return formed
 
+    def drop_absent(self, pool: Pool) -> int:
+        """Drop from ``pool``'s queue every place not renewed for :data:`ABSENT_SECONDS`
+        (a closed tab, a sleeping phone, a bot that stopped polling): nobody is seated at a
+        table they will not see. Returns how many."""
+        cutoff = self.now - ABSENT_SECONDS
+        dropped = 0
+        for w in self.store.waiting(pool.name):
+            if w.last_seen < cutoff and self.store.drop_absent(
+                w.account_id, pool.name, w.ticket, cutoff
+            ):
+                dropped += 1
+                self.bell.ring(w.account_id)
+        if dropped:
+            metrics.count(metrics.LADDER_ABSENT_DROPPED, dropped)
+            log.info("ladder_absent_dropped", extra={"pool": pool.name, "places": dropped})
+        return dropped
+
+    def awaiting_arrival(self) -> bool:
+        """Whether a playing table waits for a person to come to it (a later look may call
+        it off): the AWS clock keeps looking while one does."""
+        return any(
+            t.state == "playing" and any(s.awaited for s in t.seats)
+            for t in self.store.open_tables()
+        )
+
+    def call_off_absent(self) -> int:
+        """Call off, unrated, every playing table a person has not come to (never told the
+        seat) :data:`ARRIVE_SECONDS` after it formed: its result is void (nobody's rating
+        changes, everyone is free to queue again), and the absent seats resign from the
+        game, so that it ends for those who came. Returns how many tables."""
+        called = 0
+        for table in self.store.open_tables():
+            if table.state != "playing" or table.game_uuid is None:
+                continue
+            absent = [s for s in table.seats if s.awaited]
+            if not absent or table.formed_at > self.now - ARRIVE_SECONDS:
+                continue
+            try:
+                self.store.settle(Result(table.table_id, table.game_uuid, table.pool, self.now))
+            except LadderConflict:
+                continue  # settled meanwhile (its game ended first)
+            for seat in absent:
+                if seat.player_uuid is None:
+                    continue
+                try:
+                    self.games.resign(table.game_uuid, seat.player_uuid)
+                except Exception:  # the table is void whatever the game does now
+                    log.exception("ladder_absent_resign_failed")
+            called += 1
+            metrics.count(metrics.LADDER_TABLES_CALLED_OFF)
+            log.info("ladder_table_called_off", extra={"pool": table.pool, "absent": len(absent)})
+            self.bell.ring(table.game_uuid, *(s.account_id for s in table.seats))
+        return called
+
     def _form(
         self, pool: Pool, group: list[Waiting], levels: Sequence[Account] = ()
     ) -> Table | None:
         table = Table(
             self._new_id(),
             pool.name,
-            tuple(Seat(w.account_id, w.handle) for w in group)
+            tuple(Seat(w.account_id, w.handle, awaited=True) for w in group)
             + tuple(Seat(a.account_id, a.handle) for a in levels),
             self.now,
         )
@@ -259,6 +350,10 @@ class Queue(LadderBase):
             if table.state == "forming" and table.formed_at <= self.now - older_than:
                 self.store.release(table)
                 released += 1
+                for seat in table.seats:  # back as they were, and given the grace anew
+                    back = self.store.account(seat.account_id)
+                    if back is not None and back.state == QUEUED and back.pool and back.ticket:
+                        self.store.renew(back.account_id, back.pool, back.ticket, self.now, 0.0)
         if released:
             log.warning("ladder_stale_tables_released", extra={"tables": released})
         return released

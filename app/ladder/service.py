@@ -10,6 +10,7 @@ area                            use cases
 app/ladder/accounts.py          create_account, me, new_device_secret, delete_account
 app/ladder/passkeys.py          the passkey ceremonies (a class of its own over a Ladder)
 app/ladder/queue.py             join_queue, leave_queue, queue_status, match, tick,
+                                drop_absent, call_off_absent, awaiting_arrival,
                                 release_stale, longest_wait, reserve_look
 app/ladder/results.py           notice, settle, settle_finished, settle_game, leaderboard,
                                 profile

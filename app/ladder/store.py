@@ -101,6 +101,13 @@ class Waiting:
     fill_at: float | None = None
     """When the account allows filling with computer levels (None: never)."""
     bot: bool = False
+    seen_at: float | None = None
+    """When the account last said it is still there (:meth:`QueueStore.renew`; None: at
+    ``queued_at``, when it joined). The matcher drops a place not renewed in time."""
+
+    @property
+    def last_seen(self) -> float:
+        return self.queued_at if self.seen_at is None else self.seen_at
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +120,11 @@ class Seat:
     """A computer level's seat: the agent its AI player plays with (its place is found by
     it); such a seat has no player UUID. (A table stored before this field held the AI
     player's nickname here: only whether it is set counts.)"""
+    awaited: bool = False
+    """A person's seat not yet seen: its account has not been told its player UUID (by
+    ``GET /ladder/queue`` or its events) since the table formed. A seat still awaited after
+    the arrival grace calls the table off (app/ladder/queue.py). False for a computer
+    level's seat, and for a table stored before arrivals were awaited."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,16 +272,34 @@ class QueueStore(Protocol):
     def waiting(self, pool: str) -> list[Waiting]:
         """The pool's queue, longest waiting first."""
 
+    def renew(self, account_id: str, pool: str, ticket: str, at: float, every: float) -> bool:
+        """The account queued in ``pool`` (with ``ticket``) is still there at ``at``: its place's
+        ``seen_at`` becomes ``at``, unless it was renewed less than ``every`` seconds before
+        (then nothing is written: a flood of renewals writes once per ``every``). False if
+        nothing was written (renewed lately, or not queued with that ticket). Never moves
+        the place in the queue."""
+
+    def drop_absent(self, account_id: str, pool: str, ticket: str, seen_before: float) -> bool:
+        """queued -> idle for a place in ``pool`` last seen before ``seen_before`` (an
+        absent person), conditional on the ticket and on that still being so: a renewal or
+        a claim that came first wins. True if dropped."""
+
     def claim(self, table: Table, tickets: dict[str, str]) -> None:
         """Every account of ``tickets`` queued with that ticket -> seated at ``table`` (stored
         ``forming``), all or nothing; :class:`LadderConflict` if any has left or moved."""
 
     def release(self, table: Table) -> None:
         """A table whose game could not be made: its accounts go back to the queue as they
-        were (same ticket, same time), the table goes."""
+        were (same ticket, same time; last seen when they joined: any renewal is
+        forgotten), the table goes."""
 
     def seat(self, table: Table) -> None:
         """forming -> playing, with the game and the seats' player UUIDs."""
+
+    def mark_seen(self, table_id: str, account_id: str) -> None:
+        """The account's seat at the table is seen (its account was told its player UUID):
+        no longer ``awaited``. No change if it was not, or the table or the seat is not
+        there."""
 
     def table(self, table_id: str) -> Table | None: ...
 

@@ -21,6 +21,8 @@ app/entrypoints/metrics.py and from the API's error answers by app/api/errors.py
   table's game could not be made), ``LadderSettleFailures`` (a settlement raised);
   ``LadderQueueWait`` (Seconds, one value per account seated: how long it waited) and
   ``LadderLongestWait`` (Seconds, at each look: the longest wait of anyone still queued);
+  ``LadderAbsentDropped`` (places dropped from a queue, not renewed in time) and
+  ``LadderTablesCalledOff`` (tables called off, unrated: a person never came);
 - ``Refusals``, with the dimension ``code`` as well (the ``code`` of the error answer:
   ``invalid_action``, ``conflict``, ``invalid_state``, ``internal``, ...).
 
@@ -54,6 +56,8 @@ LADDER_MATCH_ERRORS: Final = "LadderMatchErrors"
 LADDER_SETTLE_FAILURES: Final = "LadderSettleFailures"
 LADDER_QUEUE_WAIT: Final = "LadderQueueWait"
 LADDER_LONGEST_WAIT: Final = "LadderLongestWait"
+LADDER_ABSENT_DROPPED: Final = "LadderAbsentDropped"
+LADDER_TABLES_CALLED_OFF: Final = "LadderTablesCalledOff"
 NAMES: Final = (GAMES_CREATED, GAMES_STARTED, GAMES_FINISHED, MOVES, AI_MOVES, TIMEOUTS)
 
 _CODE: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,11 +69,17 @@ class Deployment:
     sqs: Recorded
     fake: FakeClock
 
-    def look_until_seated(self, store: LadderDynamo) -> int:
+    def look_until_seated(
+        self, store: LadderDynamo, asking: Callable[[], object] | None = None
+    ) -> int:
         """Deliver the clock's pending look when it is due, as SQS would, until nobody
-        waits; returns how many looks it took."""
+        waits; returns how many looks it took. ``asking``: what the waiting pages do
+        before each look (ask about their places, which keeps them: a place not asked
+        about for 20 s is dropped)."""
         looks = 0
         while any(store.waiting(pool) for pool in BY_NAME):
+            if asking is not None:
+                asking()
             pending = self.sqs.ladder("match")[-1]
             due = json.loads(pending["MessageBody"])["due_at"]
             self.fake.now = max(self.fake.now, due)
@@ -203,7 +209,12 @@ def test_people_queue_play_and_are_rated_once_through_the_lambda_functions(
             )
             assert status == 200
         # at once when the ratings are close (the first round); else by the clock's looks
-        looks = deployment.look_until_seated(store)
+        looks = deployment.look_until_seated(
+            store,
+            lambda: [
+                deployment.call("GET", "/ladder/queue", address[h], secrets[h]) for h in handles
+            ],
+        )
         assert looks == 0 or round_ == 1  # the first round: everyone at 25, matched at once
         statuses = {
             h: deployment.call("GET", "/ladder/queue", address[h], secrets[h])[1] for h in handles
@@ -278,13 +289,22 @@ def test_someone_left_waiting_is_looked_at_again_by_the_clock_until_seated(
     assert len(deployment.sqs.ladder("match")) == 2
     assert [w.account_id for w in store.waiting(MANY)] != []
 
-    # Cezary joins: a table of three forms at his join; the next look finds nobody waiting
+    # Cezary joins: a table of three forms at his join; the next look finds nobody waiting,
+    # but a table waiting for its people to come (to call it off if one never does): it
+    # asks for one more look, and once everyone was told their seat, none
     deployment.call("POST", "/ladder/queue", "127.1.0.2", secrets["Cezary"], body={"pool": MANY})
     assert store.waiting(MANY) == []
+    deployment.fake.now += LOOK_SECONDS
     clock_handler.fire(sqs_event(deployment.sqs.ladder("match")[-1]))
-    assert len(deployment.sqs.ladder("match")) == 2
+    assert len(deployment.sqs.ladder("match")) == 3
     (table,) = store.open_tables()
     assert table.state == "playing" and len(table.seats) == 3
+    for i, h in enumerate(("Ania", "Bolek", "Cezary")):
+        told = deployment.call("GET", "/ladder/queue", f"127.1.0.{i}", secrets[h])[1]
+        assert told["state"] == "seated"
+    deployment.fake.now += LOOK_SECONDS
+    clock_handler.fire(sqs_event(deployment.sqs.ladder("match")[-1]))
+    assert len(deployment.sqs.ladder("match")) == 3
 
 
 def test_the_sweeper_settles_a_finished_game_whose_message_was_lost(

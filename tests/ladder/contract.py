@@ -4,6 +4,7 @@ stores they run on and the helpers that drive the protocol as the service does."
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from app.ladder.store import (
     Account,
@@ -14,6 +15,10 @@ from app.ladder.store import (
     Seat,
     Table,
 )
+
+if TYPE_CHECKING:
+    from app.ladder.service import Ladder
+    from tests.support.clock import FakeClock
 
 T0 = 1_700_000_000.0
 POOL = "standard-2"
@@ -188,3 +193,16 @@ def game(
     result = Result(table_id, f"g-{table_id}", POOL, at, tuple(changes))
     store.settle(result)
     return result
+
+
+def waited(ladder: Ladder, clock: FakeClock, seconds: float, *secrets: str) -> None:
+    """``seconds`` pass while the accounts of ``secrets`` are there: each asks about its
+    place every few seconds, as a waiting page (every second) or a bot's events poll does
+    (a place not renewed in time is dropped: app/ladder/base.py ``ABSENT_SECONDS``)."""
+    step = 19.0  # within the 20 s grace
+    left = seconds
+    while left > 0:
+        clock.advance(min(step, left))
+        left -= step
+        for secret in secrets:
+            ladder.queue_status(secret)

@@ -21,6 +21,7 @@ from app.ladder.errors import (
 from app.ladder.service import Ladder
 from app.service import GameService
 from app.service.errors import InvalidParameter
+from tests.ladder.contract import waited
 from tests.reliability.history import choose
 from tests.support.clock import FakeClock
 
@@ -182,7 +183,7 @@ def test_a_game_over_missed_between_polls_is_still_told_once(
     for _ in range(2):  # two whole games while Ania does not poll
         for secret in secrets.values():
             ladder.join_queue(secret, TWO)
-        fake.advance(600)  # past any gap in ratings
+        waited(ladder, fake, 600, *secrets.values())  # past any gap in ratings
         ladder.match()
         status = ladder.queue_status(secrets["Bolek"])
         games.resign(status["game_uuid"], status["player_uuid"])
@@ -301,7 +302,7 @@ def test_a_person_who_allows_filling_is_seated_with_a_computer_level_after_their
     assert ladder.join_queue(secret, TWO, 30)["fill_after"] == 30
     ladder.match()
     assert ladder.queue_status(secret)["state"] == "waiting"
-    fake.advance(30)
+    waited(ladder, fake, 30, secret)
     ladder.match()
     (table,) = ladder.store.open_tables()
     assert table.seats[0].handle == "Ania"
@@ -338,9 +339,10 @@ def test_people_who_did_not_allow_filling_are_never_seated_with_computers(
 ) -> None:
     secret = ladder.create_account("Ania")["secret"]
     ladder.join_queue(secret, TWO)
-    fake.advance(3600)
+    waited(ladder, fake, 600, secret)  # there all along, past the longest fill wait
     ladder.match()
     assert ladder.store.open_tables() == []
+    assert ladder.queue_status(secret)["state"] == "waiting"
 
 
 def test_the_levels_start_unrated_weakest_first(ladder: Ladder) -> None:
@@ -386,7 +388,7 @@ def test_past_the_daily_limit_a_pairs_games_are_played_but_not_rated(
     def one_game() -> dict:
         for secret in secrets.values():
             ladder.join_queue(secret, TWO)
-        fake.advance(600)  # past any gap in ratings
+        waited(ladder, fake, 600, *secrets.values())  # past any gap in ratings
         ladder.match()
         status = ladder.queue_status(secrets["Bolek"])
         games.resign(status["game_uuid"], status["player_uuid"])

@@ -29,6 +29,8 @@ from app.ladder.store import LadderStore, Rating
 from app.service import GameService
 from app.service.errors import CredentialsMissing, InvalidParameter, ProfaneNickname
 from engine.dealing import seed_sequence
+from engine.errors import InvalidNickname
+from tests.ladder.contract import waited
 from tests.reliability.history import play_to_the_end
 from tests.support.clock import FakeClock
 from tests.support.ladder_dynamo import moto_ladder
@@ -51,7 +53,7 @@ def seated(
     for secret in secrets.values():
         ladder.join_queue(secret, pool)
     if fake is not None:
-        fake.advance(600)
+        waited(ladder, fake, 600, *secrets.values())
     ladder.match()
     statuses = {h: ladder.queue_status(s) for h, s in secrets.items()}
     games = {s.get("game_uuid") for s in statuses.values()}
@@ -214,9 +216,9 @@ def test_far_apart_ratings_wait_then_meet_as_the_window_widens(
     ladder.store.dequeue(waiting[1].account_id)
     ladder.store.enqueue(waiting[1].account_id, TWO, "t", fake.now, model.MU + 20)
     assert ladder.match() == []
-    fake.advance(100)  # windows of 13: not yet
+    waited(ladder, fake, 100, *secrets.values())  # windows of 13: not yet
     assert ladder.match() == []
-    fake.advance(80)  # windows of 21
+    waited(ladder, fake, 80, *secrets.values())  # windows of 21
     assert len(ladder.match()) == 1
 
 
@@ -230,7 +232,7 @@ def test_a_long_wait_is_not_starved_by_newcomers_who_match_each_other(
     (far,) = ladder.store.waiting(TWO)
     ladder.store.dequeue(far.account_id)
     ladder.store.enqueue(far.account_id, TWO, "t", fake.now, model.MU + 20)
-    fake.advance(180)  # Ania's window: 21
+    waited(ladder, fake, 180, secrets["Ania"])  # Ania's window: 21
     ladder.join_queue(secrets["Bolek"], TWO)
     fake.advance(1)
     ladder.join_queue(secrets["Cezary"], TWO)

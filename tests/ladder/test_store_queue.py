@@ -230,3 +230,138 @@ def test_racing_reservations_of_the_next_look_give_it_to_one_only(
     for thread in threads:
         thread.join()
     assert sorted(won) == [False] * 7 + [True]
+
+
+# ---------------------------------------------------------------------- presence
+
+
+def test_a_renewal_marks_the_place_seen_without_moving_it_and_writes_once_per_interval(
+    store: LadderStore,
+) -> None:
+    make(store, 1, 2)
+    ticket = queue(store, 1, at=T0)
+    queue(store, 2, at=T0 + 1)
+    assert [w.last_seen for w in store.waiting(POOL)] == [T0, T0 + 1], "seen when it joined"
+
+    assert store.renew("acct001", POOL, ticket, T0 + 6, 5.0)
+    assert not store.renew("acct001", POOL, ticket, T0 + 8, 5.0), "renewed 2 s ago"
+    assert store.renew("acct001", POOL, ticket, T0 + 11, 5.0)
+
+    waiting = store.waiting(POOL)
+    assert [(w.account_id, w.queued_at, w.seen_at) for w in waiting] == [
+        ("acct001", T0, T0 + 11),
+        ("acct002", T0 + 1, None),
+    ]
+
+
+@pytest.mark.parametrize("wrong", ["ticket", "pool", "not queued", "no account"])
+def test_a_renewal_of_a_place_not_held_with_that_ticket_changes_nothing(
+    store: LadderStore, wrong: str
+) -> None:
+    make(store, 1)
+    ticket = queue(store, 1, at=T0)
+    account_id, pool = "acct001", POOL
+    if wrong == "ticket":
+        ticket = "someone-elses"
+    elif wrong == "pool":
+        pool = OTHER
+    elif wrong == "not queued":
+        store.dequeue(account_id)
+    else:
+        account_id = "acct999"
+    before = (store.waiting(POOL), store.waiting(OTHER), store.account("acct001"))
+
+    assert not store.renew(account_id, pool, ticket, T0 + 100, 5.0)
+
+    assert (store.waiting(POOL), store.waiting(OTHER), store.account("acct001")) == before
+
+
+def test_an_absent_place_is_dropped_but_a_renewed_one_or_a_new_ticket_is_kept(
+    store: LadderStore,
+) -> None:
+    make(store, 1, 2, 3)
+    t1, t2 = queue(store, 1, at=T0), queue(store, 2, at=T0)
+    queue(store, 3, at=T0)
+    assert store.renew("acct002", POOL, t2, T0 + 15, 5.0)
+
+    assert not store.drop_absent("acct002", POOL, t2, T0 + 10), "seen at 15, after the cut"
+    assert not store.drop_absent("acct001", POOL, "stale-ticket", T0 + 10)
+    assert not store.drop_absent("acct001", POOL, t1, T0), "seen at T0: not before T0"
+    assert store.drop_absent("acct001", POOL, t1, T0 + 10)
+    assert not store.drop_absent("acct001", POOL, t1, T0 + 10), "dropped once"
+
+    dropped = store.account("acct001")
+    assert dropped is not None and (dropped.state, dropped.ticket, dropped.pool) == (
+        IDLE,
+        None,
+        None,
+    )
+    assert [w.account_id for w in store.waiting(POOL)] == ["acct002", "acct003"]
+    queue(store, 1, at=T0 + 20)  # idle again: may join, seen anew
+    assert store.waiting(POOL)[-1].last_seen == T0 + 20
+
+
+def test_a_released_table_forgets_its_peoples_renewals(store: LadderStore) -> None:
+    make(store, 1, 2)
+    tickets = {f"acct{n:03d}": queue(store, n, at=T0) for n in (1, 2)}
+    assert store.renew("acct001", POOL, tickets["acct001"], T0 + 30, 5.0)
+    table = table_of("t1", 1, 2)
+    store.claim(table, tickets)
+
+    store.release(table)
+
+    assert [(w.account_id, w.last_seen) for w in store.waiting(POOL)] == [
+        ("acct001", T0),
+        ("acct002", T0),
+    ]
+
+
+def test_a_seat_is_awaited_until_its_account_is_told_it_once(store: LadderStore) -> None:
+    make(store, 1, 2)
+    tickets = {f"acct{n:03d}": queue(store, n) for n in (1, 2)}
+    table = table_of("t1", 1, 2)
+    table = replace(table, seats=tuple(replace(s, awaited=True) for s in table.seats))
+    store.claim(table, tickets)
+    seated = replace(
+        table,
+        seats=tuple(replace(s, player_uuid=f"p-{s.account_id}") for s in table.seats),
+        game_uuid="g1",
+        state="playing",
+    )
+    store.seat(seated)
+    assert store.table("t1") == seated
+
+    store.mark_seen("t1", "acct002")
+    store.mark_seen("t1", "acct002")  # again: no change
+    store.mark_seen("t1", "acct999")  # no such seat: no change
+    store.mark_seen("nope", "acct001")  # no such table: no change
+
+    stored = store.table("t1")
+    assert stored is not None
+    assert [(s.account_id, s.awaited, s.player_uuid) for s in stored.seats] == [
+        ("acct001", True, "p-acct001"),
+        ("acct002", False, "p-acct002"),
+    ]
+    assert store.table_of_game("g1") == stored
+    assert store.open_tables() == [stored]
+
+
+def test_racing_seat_marks_each_land(store: LadderStore) -> None:
+    numbers = (1, 2, 3, 4)
+    make(store, *numbers)
+    tickets = {f"acct{n:03d}": queue(store, n) for n in numbers}
+    table = table_of("t1", *numbers)
+    table = replace(table, seats=tuple(replace(s, awaited=True) for s in table.seats))
+    store.claim(table, tickets)
+    store.seat(replace(table, game_uuid="g1", state="playing"))
+
+    threads = [
+        threading.Thread(target=store.mark_seen, args=("t1", f"acct{n:03d}")) for n in numbers
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    stored = store.table("t1")
+    assert stored is not None and not any(s.awaited for s in stored.seats)

@@ -38,6 +38,7 @@ class LadderMemory:
         self._deleted: set[str] = set()
         self._allowances: dict[tuple[str, int], int] = {}
         self._look: float | None = None
+        self._seen: dict[str, float] = {}  # a queued account's last renewal
         self._history: dict[str, list[Result]] = {}
         """Every settled table each account sat at (rated for it or not), oldest first."""
 
@@ -87,6 +88,7 @@ class LadderMemory:
                 fill_at=fill,
             )
             self._mu[account_id] = mu
+            self._seen.pop(account_id, None)
 
     def dequeue(self, account_id: str) -> bool:
         with self._lock:
@@ -111,9 +113,43 @@ class LadderMemory:
                     self._mu[a.account_id],
                     a.fill_at,
                     a.bot,
+                    self._seen.get(a.account_id),
                 )
                 for a in queued
             ]
+
+    def renew(self, account_id: str, pool: str, ticket: str, at: float, every: float) -> bool:
+        with self._lock:
+            a = self._accounts.get(account_id)
+            if a is None or a.state != QUEUED or a.pool != pool or a.ticket != ticket:
+                return False
+            if self._seen.get(account_id, a.queued_at or 0.0) > at - every:
+                return False
+            self._seen[account_id] = at
+            return True
+
+    def drop_absent(self, account_id: str, pool: str, ticket: str, seen_before: float) -> bool:
+        with self._lock:
+            a = self._accounts.get(account_id)
+            if a is None or a.state != QUEUED or a.pool != pool or a.ticket != ticket:
+                return False
+            if self._seen.get(account_id, a.queued_at or 0.0) >= seen_before:
+                return False
+            self._accounts[account_id] = replace(
+                a, state=IDLE, pool=None, ticket=None, queued_at=None
+            )
+            self._seen.pop(account_id, None)
+            return True
+
+    def mark_seen(self, table_id: str, account_id: str) -> None:
+        with self._lock:
+            table = self._tables.get(table_id)
+            if table is None:
+                return
+            seats = tuple(
+                replace(s, awaited=False) if s.account_id == account_id else s for s in table.seats
+            )
+            self._tables[table_id] = replace(table, seats=seats)
 
     def claim(self, table: Table, tickets: dict[str, str]) -> None:
         with self._lock:
@@ -131,6 +167,7 @@ class LadderMemory:
             for a in list(self._accounts.values()):
                 if a.state == SEATED and a.table_id == table.table_id:
                     self._accounts[a.account_id] = replace(a, state=QUEUED, table_id=None)
+                    self._seen.pop(a.account_id, None)
             if self._tables.get(table.table_id, table).state == "forming":
                 self._tables.pop(table.table_id, None)
 

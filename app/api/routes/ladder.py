@@ -127,6 +127,12 @@ class LastResult(BaseModel):
     display_change: int | None = Field(None, description="display_after - display_before")
     provisional: bool | None = Field(None, description="Still provisional after this game")
     void: bool | None = None
+    called_off: bool | None = Field(
+        None,
+        description="A void game called off because someone never came to the table (never"
+        " asked for their seat in time): nobody's rating changed",
+    )
+    absent: list[str] | None = Field(None, description="With `called_off`: who never came")
 
 
 class QueueStatus(BaseModel):
@@ -144,6 +150,18 @@ class QueueStatus(BaseModel):
     fill_after: float | None = Field(
         None, description="While waiting: the fill wait you asked for, in seconds"
     )
+    looking: int | None = Field(
+        None, description="While waiting: how many are waiting in this pool, you included"
+    )
+    absent_after: float | None = Field(
+        None,
+        description="While waiting: your place is dropped if you do not ask about it"
+        " (GET /ladder/queue, or your events) for this many seconds",
+    )
+    too_late: bool | None = Field(
+        None, description="A leave that came after your table formed: you are seated"
+    )
+    message: str | None = Field(None, description="With `too_late`: what happened, in words")
 
 
 class PoolInfo(BaseModel):
@@ -353,6 +371,10 @@ def leave_queue(ladder: LadderDep, secret: SecretDep) -> Body:
     response_model_exclude_none=True,
     responses=READ,
     summary="Your place: waiting, or your game and your player UUID once seated",
+    description="Asking is being here: it keeps a waiting place (one not asked about for"
+    " `absent_after` seconds is dropped) and, once seated, tells you your seat, which"
+    " counts as coming to the table (a seat nobody asks for within 30 seconds calls the"
+    " table off, unrated).",
 )
 def queue_status(ladder: LadderDep, secret: SecretDep) -> Body:
     return ladder.queue_status(secret)

@@ -66,10 +66,13 @@ def rating_of(item: Item) -> Rating:
 
 
 def seats_json(seats: Sequence[Seat]) -> str:
-    """Each seat ``[account id, handle, player UUID]``, and a computer level's nickname."""
+    """Each seat ``[account id, handle, player UUID]``, a computer level's agent, and
+    ``true`` while the seat is awaited (the agent then ``null`` for a person)."""
     return json.dumps(
         [
-            [s.account_id, s.handle, s.player_uuid] + ([s.agent] if s.agent is not None else [])
+            [s.account_id, s.handle, s.player_uuid]
+            + ([s.agent] if s.agent is not None or s.awaited else [])
+            + ([True] if s.awaited else [])
             for s in seats
         ]
     )
@@ -146,7 +149,7 @@ def renamed(account_id: str, attribute: str, text: str) -> str:
     if attribute == "seats":
         return seats_json(
             [
-                Seat(s.account_id, DELETED_HANDLE, s.player_uuid, s.agent)
+                Seat(s.account_id, DELETED_HANDLE, s.player_uuid, s.agent, s.awaited)
                 if s.account_id == account_id
                 else s
                 for s in seats_of(text)

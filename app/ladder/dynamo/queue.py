@@ -125,6 +125,7 @@ class QueueDynamo(DynamoBase):
                 float(item["mu"]["N"]),
                 num(item, "fill_at"),
                 flag(item, "bot"),
+                num(item, "seen_at"),
             )
             for item in self._query(
                 KeyConditionExpression="pk = :pk",
@@ -134,6 +135,52 @@ class QueueDynamo(DynamoBase):
         ]
         queue.sort(key=lambda w: (w.queued_at, w.account_id))
         return queue
+
+    def renew(self, account_id: str, pool: str, ticket: str, at: float, every: float) -> bool:
+        try:
+            self.client.update_item(
+                TableName=self.table_name,
+                Key=queue_key(pool, account_id),
+                UpdateExpression="SET seen_at = :at",
+                ConditionExpression="ticket = :ticket AND (seen_at <= :cut"
+                " OR (attribute_not_exists(seen_at) AND queued_at <= :cut))",
+                ExpressionAttributeValues={
+                    ":at": {"N": number(float(at))},
+                    ":ticket": {"S": ticket},
+                    ":cut": {"N": number(float(at - every))},
+                },
+            )
+        except ClientError as err:
+            if lost_race(err):
+                return False  # renewed lately, or no longer in this place
+            raise
+        return True
+
+    def drop_absent(self, account_id: str, pool: str, ticket: str, seen_before: float) -> bool:
+        try:
+            self._transact(
+                [
+                    self._update(
+                        account_key(account_id),
+                        "SET #state = :idle REMOVE #pool, #ticket, #queued_at",
+                        "#state = :queued AND #ticket = :ticket AND #pool = :pool",
+                        idle=IDLE,
+                        queued=QUEUED,
+                        ticket=ticket,
+                        pool=pool,
+                    ),
+                    self._delete(
+                        queue_key(pool, account_id),
+                        "#ticket = :ticket AND (#seen_at < :cut"
+                        " OR (attribute_not_exists(#seen_at) AND #queued_at < :cut))",
+                        ticket=ticket,
+                        cut=float(seen_before),
+                    ),
+                ]
+            )
+        except Lost:
+            return False  # renewed, left or seated meanwhile
+        return True
 
     # ------------------------------------------------------------------ tables
 
@@ -226,6 +273,34 @@ class QueueDynamo(DynamoBase):
             )
         except Lost:
             raise LadderConflict("the table is not forming") from None
+
+    def mark_seen(self, table_id: str, account_id: str) -> None:
+        for _ in range(10):
+            item = self._get(table_key(table_id))
+            if item is None:
+                return
+            table = table_of(item)
+            seats = tuple(
+                replace(s, awaited=False) if s.account_id == account_id else s for s in table.seats
+            )
+            if seats == table.seats:
+                return
+            try:
+                self._transact(
+                    [
+                        self._update(
+                            table_key(table_id),
+                            "SET #seats = :seats",
+                            "#seats = :was",
+                            seats=seats_json(seats),
+                            was=item["seats"]["S"],
+                        )
+                    ]
+                )
+                return
+            except Lost:
+                continue  # the seats changed meanwhile (another seat seen): look again
+        raise LadderConflict("the table keeps changing")
 
     def table_of_game(self, game_uuid: str) -> Table | None:
         pointer = self._get(game_key(game_uuid))

@@ -61,7 +61,9 @@ class SqliteBase:
     def _seats(table: Table) -> str:
         return json.dumps(
             [
-                [s.account_id, s.handle, s.player_uuid] + ([s.agent] if s.agent is not None else [])
+                [s.account_id, s.handle, s.player_uuid]
+                + ([s.agent] if s.agent is not None or s.awaited else [])
+                + ([True] if s.awaited else [])
                 for s in table.seats
             ]
         )

@@ -4,6 +4,8 @@ matcher claims, seats and releases, and the lease on the matcher's next look.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.ladder.sqlite.base import SqliteBase
 from app.ladder.store import IDLE, QUEUED, SEATED, LadderConflict, Table, Waiting
 
@@ -27,7 +29,8 @@ class QueueSqlite(SqliteBase):
         with self._write() as conn:
             changed = conn.execute(
                 "UPDATE ladder_accounts SET state = ?, pool = ?, ticket = ?, queued_at = ?,"
-                " mu = ?, table_id = NULL, fill_at = ? WHERE account_id = ? AND state = ?",
+                " mu = ?, table_id = NULL, fill_at = ?, seen_at = NULL"
+                " WHERE account_id = ? AND state = ?",
                 (QUEUED, pool, ticket, at, mu, fill, account_id, IDLE),
             ).rowcount
             if changed != 1:
@@ -46,14 +49,36 @@ class QueueSqlite(SqliteBase):
         rows = (
             self._conn()
             .execute(
-                "SELECT account_id, handle, ticket, queued_at, mu, fill_at, bot"
+                "SELECT account_id, handle, ticket, queued_at, mu, fill_at, bot, seen_at"
                 " FROM ladder_accounts WHERE state = 'queued' AND pool = ?"
                 " ORDER BY queued_at, account_id",
                 (pool,),
             )
             .fetchall()
         )
-        return [Waiting(a, h, t, q, mu, fill, bool(bot)) for a, h, t, q, mu, fill, bot in rows]
+        return [
+            Waiting(a, h, t, q, mu, fill, bool(bot), seen)
+            for a, h, t, q, mu, fill, bot, seen in rows
+        ]
+
+    def renew(self, account_id: str, pool: str, ticket: str, at: float, every: float) -> bool:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_accounts SET seen_at = ? WHERE account_id = ? AND state = ?"
+                " AND pool = ? AND ticket = ? AND COALESCE(seen_at, queued_at) <= ?",
+                (at, account_id, QUEUED, pool, ticket, at - every),
+            ).rowcount
+        return changed == 1
+
+    def drop_absent(self, account_id: str, pool: str, ticket: str, seen_before: float) -> bool:
+        with self._write() as conn:
+            changed = conn.execute(
+                "UPDATE ladder_accounts SET state = ?, pool = NULL, ticket = NULL,"
+                " queued_at = NULL, seen_at = NULL WHERE account_id = ? AND state = ?"
+                " AND pool = ? AND ticket = ? AND COALESCE(seen_at, queued_at) < ?",
+                (IDLE, account_id, QUEUED, pool, ticket, seen_before),
+            ).rowcount
+        return changed == 1
 
     # ------------------------------------------------------------------ tables
 
@@ -76,7 +101,7 @@ class QueueSqlite(SqliteBase):
     def release(self, table: Table) -> None:
         with self._write() as conn:
             conn.execute(
-                "UPDATE ladder_accounts SET state = ?, table_id = NULL"
+                "UPDATE ladder_accounts SET state = ?, table_id = NULL, seen_at = NULL"
                 " WHERE table_id = ? AND state = ?",
                 (QUEUED, table.table_id, SEATED),
             )
@@ -94,6 +119,25 @@ class QueueSqlite(SqliteBase):
             ).rowcount
             if changed != 1:
                 raise LadderConflict("the table is not forming")
+
+    def mark_seen(self, table_id: str, account_id: str) -> None:
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT table_id, pool, state, game_uuid, formed_at, seats FROM ladder_tables"
+                " WHERE table_id = ?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                return
+            table = self._table(row)
+            seats = tuple(
+                replace(s, awaited=False) if s.account_id == account_id else s for s in table.seats
+            )
+            if seats != table.seats:
+                conn.execute(
+                    "UPDATE ladder_tables SET seats = ? WHERE table_id = ?",
+                    (self._seats(replace(table, seats=seats)), table_id),
+                )
 
     def table_of_game(self, game_uuid: str) -> Table | None:
         row = self._conn().execute(f"{self._TABLE} WHERE game_uuid = ?", (game_uuid,)).fetchone()

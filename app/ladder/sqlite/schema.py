@@ -103,8 +103,10 @@ _BOT_COLUMNS = (
     ("agent", "TEXT"),
     ("fill_at", "REAL"),
     ("look_key", "TEXT"),
+    ("seen_at", "REAL"),
 )
-"""The accounts' columns added with bot accounts (a file made before them gains them)."""
+"""The accounts' columns added with bot accounts, and ``seen_at`` with presence in the
+queue (a file made before them gains them)."""
 
 
 def _backfill_looks(conn: sqlite3.Connection) -> None:

@@ -170,10 +170,45 @@ export const FILL_CHOICES = [
   { value: "300", label: "After 5 minutes" },
 ];
 
-/** The wait this browser chose last (kept between visits). */
+/** The fill wait offered first: a minute of looking for people, then computer players of
+ * your strength, so that nobody waits for ever when few people are about (docs/ladder.md). */
+export const FILL_DEFAULT = "60";
+
+/** The wait this browser chose last (kept between visits), else the default. */
 export function fillAfterChosen() {
-  const kept = localStorage.getItem("blef:fill-after") || "";
-  return FILL_CHOICES.some((c) => c.value === kept) ? kept : "";
+  const kept = localStorage.getItem("blef:fill-after");
+  if (kept === null) return FILL_DEFAULT;
+  return FILL_CHOICES.some((c) => c.value === kept) ? kept : FILL_DEFAULT;
+}
+
+/** The countdown to the computer fill while waiting: "Computer players fill your table in
+ * 42 s if no one is found.", or null without a fill wait. */
+export function fillCountdown(q) {
+  if (!q || q.fill_after === undefined || q.fill_after === null) return null;
+  const left = Math.ceil(q.fill_after - (q.waited_seconds || 0));
+  if (left <= 0) return "Filling your table with computer players of your strength…";
+  return `Computer players of your strength fill your table in ${left} s if no one is found.`;
+}
+
+/** How many are looking in the pool, in words: "You are the only one looking in this pool
+ * now.", "3 people are looking in this pool now, you included." */
+export function lookingLine(q) {
+  const n = q && Number.isInteger(q.looking) ? q.looking : 0;
+  if (n <= 1) return "You are the only one looking in this pool now.";
+  return `${n} people are looking in this pool now, you included.`;
+}
+
+/** Why a page that was looking is looking no more, in words, from the service's idle
+ * answer: a table called off (someone never came to it), or the place dropped. */
+export function noLongerLooking(q, me) {
+  const last = q && q.last_result;
+  if (last && last.called_off) {
+    const absent = last.absent || [];
+    const who = absent.includes(me) ? "you did not open it in time" : `${absent.join(", ")} never came to it`;
+    return `Your rated table was called off because ${who}. It does not count: nobody's rating changed.`;
+  }
+  const after = q && q.absent_after ? Math.round(q.absent_after) : 20;
+  return `You are no longer in the queue: this page stopped answering for over ${after} seconds (closed, asleep or offline), so you were taken out and nobody was seated with you. Press Find when you are here to play.`;
 }
 
 /** The body of `POST /ladder/queue`: the pool, and the fill wait when one is chosen. */
@@ -190,15 +225,28 @@ export function createRated(changed) {
     queue: null, // the last answer of GET /ladder/queue
     busy: false,
     problem: null, // the last refusal, in words
+    notice: null, // why this page is looking no more, in words (dropped, called off)
+    tooLate: null, // a Cancel that came after the table formed: the service's words
   };
   let alive = true;
   let timer = null;
+  let acted = 0; // each Find and Cancel: a poll asked before one is out of date
 
   async function poll() {
     if (!alive || !s.account) return;
+    const asked = acted;
     try {
       const { data } = await api("/ladder/queue", { token: s.account.secret });
-      if (!alive) return;
+      if (!alive || asked !== acted) return;
+      const was = s.queue && (s.queue.state === "waiting" || s.queue.state === "forming");
+      if (was && data.state === "idle") {
+        s.notice = noLongerLooking({ ...data, absent_after: s.queue.absent_after }, s.account.handle);
+        stopPolling();
+        announce(s.notice);
+      } else if (!was && data.state === "idle" && data.last_result && data.last_result.called_off && !s.notice) {
+        s.notice = noLongerLooking(data, s.account.handle);
+      }
+      if (data.state === "idle") stopPolling(); // nothing to wait for
       s.queue = data;
       if (data.state === "seated") return seated(data);
       changed();
@@ -221,6 +269,7 @@ export function createRated(changed) {
     stopPolling();
     changed();
     if (!go) return;
+    document.title = "● Your table is ready · Blef";
     announce("A rated game is ready: going to your table.");
     location.hash = `#/game/${data.game_uuid}`;
   }
@@ -241,15 +290,32 @@ export function createRated(changed) {
       localStorage.setItem("blef:pool", name);
       changed();
     },
-    chooseFillAfter(value) {
+    async chooseFillAfter(value) {
       s.fillAfter = FILL_CHOICES.some((c) => c.value === value) ? value : "";
       localStorage.setItem("blef:fill-after", s.fillAfter);
       changed();
+      const q = s.queue;
+      if (!s.account || !q || q.state !== "waiting") return;
+      try { // while waiting: the new wait, counted from when you joined (your place is kept)
+        const { data } = await api("/ladder/queue", { method: "POST", body: queueBody(q.pool || s.pool, s.fillAfter), token: s.account.secret });
+        s.queue = data;
+        if (data.state === "seated") return seated(data);
+        announce(s.fillAfter ? "Computer players may fill your table." : "Only people: no computer players will fill your table.");
+      } catch (e) { fail(e); } finally { changed(); }
+    },
+    goToTable() {
+      if (!s.account) return;
+      s.tooLate = null;
+      startPolling(); // told the seat by the next poll (coming to it): then to the table
+      poll();
     },
     async find() {
       if (s.busy || !s.account) return;
+      acted += 1;
       s.busy = true;
       s.problem = null;
+      s.notice = null;
+      s.tooLate = null;
       changed();
       try {
         const { data } = await api("/ladder/queue", { method: "POST", body: queueBody(s.pool, s.fillAfter), token: s.account.secret });
@@ -271,13 +337,21 @@ export function createRated(changed) {
     },
     async cancel() {
       if (s.busy || !s.account) return;
+      acted += 1;
       s.busy = true;
       changed();
       try {
         const { data } = await api("/ladder/queue", { method: "DELETE", token: s.account.secret });
-        s.queue = data;
-        if (data.state === "seated") return seated(data);
         stopPolling();
+        if (data.too_late) { // the table formed first: say so, and let the person choose
+          s.queue = data;
+          s.tooLate = data.message || "Too late to cancel: your table was formed before your Cancel arrived.";
+          if (data.state === "seated") keepSeat(data.game_uuid, { player_uuid: data.player_uuid, nickname: s.account.handle, rated: data.pool || s.pool });
+          document.title = "● Your table is ready · Blef";
+          announce(s.tooLate);
+          return;
+        }
+        s.queue = data;
         toast("You left the queue.");
         announce("You left the queue.");
       } catch (e) { fail(e); } finally {

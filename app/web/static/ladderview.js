@@ -6,7 +6,7 @@ import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
 import { api, ApiError } from "./api.js";
 import { words } from "./errors.js";
 import {
-  ACCOUNT_CHANGED, accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, makeAccount, passkeyCancelled,
+  ACCOUNT_CHANGED, accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, fillCountdown, lookingLine, makeAccount, noLongerLooking, passkeyCancelled,
   passkeysHere, passkeysOf, points, POOLS, poolTitle, queueBody, resultLine, shown, shownChange, signIn, signInWithPasskey, signOutHere,
   waitingLine, waitWords, WIDENING,
 } from "./ladder.js";
@@ -209,7 +209,13 @@ function Account({ s, fresh, onSignOut, onDelete }) {
 
 function FindRated({ s, actions, waiting }) {
   const q = s.queue;
-  const seatedElsewhere = q && q.state === "seated";
+  const seatedElsewhere = q && q.state === "seated" && !s.tooLate;
+  useEffect(() => {
+    if (!waiting) return undefined;
+    document.title = "Looking for a rated game · Blef";
+    return () => { if (document.title.startsWith("Looking")) document.title = "Blef"; };
+  }, [waiting]);
+  const countdown = waiting ? fillCountdown(q) : null;
   return html`<div class="find">
     <fieldset class="levels" disabled=${waiting}>
       <legend>Which rated game?</legend>
@@ -217,23 +223,33 @@ function FindRated({ s, actions, waiting }) {
         <input type="radio" name="pool" value=${p.name} checked=${s.pool === p.name} onChange=${() => actions.choosePool(p.name)} />
         <span><b>${p.title}</b> <small>${p.max_players === 2 ? "You against one other person." : `You and ${p.min_players - 1} to ${p.max_players - 1} others.`} Classic rules, ${p.time_limit || 60} s per move.</small></span></label>`)}
     </fieldset>
-    ${waiting ? null : html`<p class="row"><label for="fill-after">If no one is found, play computer players of your strength:</label>
-      <select id="fill-after" value=${s.fillAfter} onChange=${(e) => actions.chooseFillAfter(e.currentTarget.value)}>
-        ${FILL_CHOICES.map((c) => html`<option key=${c.value} value=${c.value}>${c.label}</option>`)}
-      </select></p>`}
-    ${waiting ? html`<div class="waiting" aria-labelledby="waiting-title">
+    ${s.notice && !waiting ? html`<p class="notice" id="rated-notice">${s.notice}</p>` : null}
+    ${s.tooLate ? html`<div class="notice" id="too-late" role="alert"><p>${s.tooLate}</p>
+      <button class="primary" id="go-to-table" onClick=${actions.goToTable}>Go to your table</button></div>` : null}
+    <div class=${waiting ? "waiting" : ""} aria-labelledby=${waiting ? "waiting-title" : null}>
+      ${waiting ? html`<div class="waiting-head">
         <h3 id="waiting-title" tabindex="-1">Looking for a rated game: ${poolTitle(q.pool || s.pool, s.pools)}</h3>
+        <button id="cancel-rated" disabled=${s.busy} onClick=${actions.cancel}>Cancel</button></div>
         <p id="waited" aria-live="off">${q.state === "forming" ? "Found! Setting up the table…" : waitingLine(q.waited_seconds)}</p>
-        <p class="muted small">${WIDENING}</p>
-        ${q.fill_after !== undefined ? html`<p class="muted small" id="fill-line">Computer players of your strength fill the table after ${waitWords(q.fill_after)} if not enough people are found.</p>` : null}
-        <button id="cancel-rated" disabled=${s.busy} onClick=${actions.cancel}>Cancel</button>
-      </div>`
+        ${q.state === "waiting" ? html`<p class="small" id="looking">${lookingLine(q)}</p>` : null}
+        ${countdown ? html`<p class="small" id="fill-countdown" aria-live="off">${countdown}</p>` : null}` : null}
+      ${seatedElsewhere || s.tooLate ? null : html`<p class="row fill-choice"><label for="fill-after">If no one is found, play computer players of your strength:</label>
+        <select id="fill-after" value=${s.fillAfter} disabled=${s.busy && !waiting} onChange=${(e) => actions.chooseFillAfter(e.currentTarget.value)}>
+          ${FILL_CHOICES.map((c) => html`<option key=${c.value} value=${c.value}>${c.label}</option>`)}
+        </select></p>`}
+      ${waiting ? html`<p class="muted small widening">${WIDENING}</p>
+        ${q.fill_after !== undefined ? html`<p class="muted small" id="fill-line">Computer players of your strength fill the table after ${waitWords(q.fill_after)} if not enough people are found.</p>` : null}` : null}
+    </div>
+    ${waiting || s.tooLate ? null
       : seatedElsewhere ? html`<p class="notice" id="rated-in-play">You have a rated game in play. <a href=${`#/game/${q.game_uuid}`}>Go to your table</a>.</p>`
       : html`<button id="find-rated" class="primary big" disabled=${s.busy} onClick=${actions.find}>Find a rated game</button>
-        <p class="muted small">You play as ${s.account.handle}; the page takes you to the table as soon as the others are found.</p>`}
+        <p class="muted small">You play as ${s.account.handle}; the page takes you to the table as soon as the others are found. Keep this page open while you wait: a page closed or asleep for ${ABSENT_WORDS} leaves the queue.</p>`}
     ${s.problem && !waiting ? html`<p class="problem" id="rated-problem">${s.problem}</p>` : null}
   </div>`;
 }
+
+/** How long a page may stop answering before its place is dropped (the service's 20 s). */
+const ABSENT_WORDS = "20 seconds";
 
 /** At a rated game's end: this player's rating change, once the service has settled it. */
 export function RatedResult({ game, pool }) {
@@ -254,7 +270,7 @@ export function RatedResult({ game, pool }) {
         if (last && last.game_uuid === game) {
           setResult(last);
           dispatchEvent(new Event(ACCOUNT_CHANGED)); // the header shows the new rating
-          announce(resultLine(last));
+          announce(last.called_off ? noLongerLooking({ last_result: last }, account.handle) : resultLine(last));
           return;
         }
       } catch { /* asked again below */ }
@@ -278,7 +294,7 @@ export function RatedResult({ game, pool }) {
   const up = moved > 0;
   const down = moved < 0;
   return html`<div class="rated-result">
-    <p id="rating-change" class=${`rating-change${up ? " up" : down ? " down" : ""}`}>${result ? resultLine(result)
+    <p id="rating-change" class=${`rating-change${up ? " up" : down ? " down" : ""}`}>${result ? (result.called_off ? noLongerLooking({ last_result: result }, account.handle) : resultLine(result))
       : late ? "Your rating is not updated yet: see your profile in a minute." : "Working out your new rating…"}</p>
     <p class="row"><button id="find-another" class="primary" disabled=${busy || !(result || late)} onClick=${again}>Find another rated game</button>
       <a class="button" href=${`#/ladder/${pool}`} id="to-leaderboard">Leaderboard</a>
