@@ -29,7 +29,6 @@ from app.ladder.store import LadderStore, Rating
 from app.service import GameService
 from app.service.errors import CredentialsMissing, InvalidParameter, ProfaneNickname
 from engine.dealing import seed_sequence
-from engine.errors import InvalidNickname
 from tests.ladder.contract import waited
 from tests.reliability.history import play_to_the_end
 from tests.support.clock import FakeClock
