@@ -9,6 +9,7 @@ from app.ladder import bots
 from app.ladder import rating as model
 from app.ladder.service import Ladder
 from app.service import GameService
+from tests.ladder.contract import waited
 from tests.support.clock import FakeClock
 
 TWO = "standard-2"
@@ -51,7 +52,7 @@ def test_a_pair_past_the_daily_limit_is_told_not_rated_before_it_plays(
     def seat() -> dict:
         for secret in secrets.values():
             ladder.join_queue(secret, TWO)
-        fake.advance(600)
+        waited(ladder, fake, 600, *secrets.values())
         ladder.match()
         status: dict = ladder.queue_status(secrets["Bolek"])
         return status

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from benchmarks.load import Server
 from tests.web.pages import axe_violations, with_axe
@@ -68,7 +69,7 @@ def test_waiting_shows_the_fill_countdown_the_people_looking_the_title_and_cance
     page.get_by_role("heading", name=re.compile("^Looking for a rated game")).wait_for()
     page.get_by_text(re.compile(r"fill your table in \d+ s if no one is found")).wait_for()
     assert page.get_by_text("You are the only one looking in this pool now.").is_visible()
-    page.wait_for_function("document.title === 'Looking for a rated game · Blef'")
+    expect(page).to_have_title("Looking for a rated game · Blef")
     assert _in_view(page, "#cancel-rated"), "Cancel in view with no scrolling"
     assert page.evaluate("scrollY") == scrolled or _in_view(page, "#waiting-title")
     assert choice.is_visible() and choice.is_enabled(), "the fill choice stays while waiting"
@@ -84,7 +85,7 @@ def test_waiting_shows_the_fill_countdown_the_people_looking_the_title_and_cance
 
     page.get_by_role("button", name="Cancel").click()
     page.get_by_role("button", name="Find a rated game").wait_for()
-    page.wait_for_function("document.title === 'Blef'")  # the title goes back
+    expect(page).to_have_title("Blef")  # the title goes back
     assert choice.input_value() == "300"
 
 
@@ -123,7 +124,7 @@ def test_a_cancel_that_comes_after_the_table_formed_is_told_in_words_not_taken_t
     page.get_by_text("Too late to cancel: your table was formed").wait_for()
     assert page.get_by_role("button", name="Go to your table").is_visible()
     assert "#/game/" not in page.url, "not taken silently to the table"
-    page.wait_for_function("document.title === '● Your table is ready · Blef'")
+    expect(page).to_have_title("● Your table is ready · Blef")
     assert axe_violations(page) == []
 
 
