@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/lambda_cpu.py --games 8 --out build/lambda_cpu.json
     .venv/bin/python benchmarks/cost_per_game.py build/lambda_cpu.json
 
-For each table (2 and 6 players, all human or one human with AI players) it takes, per game,
+For each table (Blef: 2 and 6 players, all human or one human with AI players; with
+``--games-of all``, Economancy and Figgie too) it takes, per game,
 the requests of each kind that lambda_cpu.py counted while playing whole games, and per
 request its median CPU time and the DynamoDB read and write units from the real item sizes.
 
@@ -16,6 +17,14 @@ request its median CPU time and the DynamoDB read and write units from the real 
   change (batch size 1: the most invocations; batching lowers it).
 - **Clients poll**: every human reads each new version of the game once (``state``).
 - **SQS**: each clock message is sent, received and deleted (3 requests).
+- **Economancy** (``--games-of all``): whole games as measured, one human seat and 1 or 3
+  built-in agents moved by the clock.
+- **Figgie** (``--games-of all``): a table traded fewer orders than a game has; a game is
+  the built-in agents' orders per game on the research simulator (240 one-second ticks),
+  each an accepted order, a change (``schedule`` and ``push``), one read of the new version
+  by every seat (as the clients poll), and its clock message coming at the deadline to find
+  the game moved on (``clock_stale``); the lobby, the end of trading and the settlement as
+  measured. Refused orders are left out.
 - **Websocket** messages are the alternative to polling (one per change per human
   watching), priced in their own column, not added to the total.
 

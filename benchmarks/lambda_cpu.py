@@ -15,6 +15,22 @@ consistent GetItem and one PutItem of a game item through Mangum and a bare Fast
 timed too, interleaved, so that both see the same machine.
 
 Tables: 2 and 6 players, all human or one human and the rest AI players (``random``).
+
+``--games-of all`` adds, interleaved with Blef's, tables of the other games through the routes
+every game shares (api_docs/tables.md), against the same floor:
+
+- **Economancy**, 2 and 4 players: one human seat (moves ``random``'s choice from its view,
+  reads the table after every change) and 1 or 3 built-in agents (``greedy_points``) moved
+  by the clock; whole games.
+- **Figgie**, 4 and 5 bots: ``--figgie-orders`` orders a table (bids, asks, now and then a
+  lift, hit or cancel; each after the sending seat's read), then the deadline: every clock
+  message the versions scheduled is fired (the last version's ends trading and settles; the
+  others find the game moved on: ``clock_stale``). A refused order is ``order_refused``. The
+  service's clock is moved past the deadline for those fires only. Also the built-in agents'
+  orders per game on the research simulator (``figgie_sim_per_game``), which
+  benchmarks/cost_per_game.py scales a game to.
+
+The per-seat order limit is off for these tables (moves come faster than anyone's).
 Besides the ratios it prints what the cost model (benchmarks/cost_per_game.py) needs:
 requests per game of each kind, and per request the DynamoDB calls, read and write units
 (from the real item sizes), SQS messages. Prints one JSON line (and writes it to ``--out``).
