@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/lambda_cpu.py --games 8 --out build/lambda_cpu.json
     .venv/bin/python benchmarks/cost_per_game.py build/lambda_cpu.json
 
-For each table (2 and 6 players, all human or one human with AI players) it takes, per game,
+For each table (Blef: 2 and 6 players, all human or one human with AI players; with
+``--games-of all``, Economancy and Figgie too) it takes, per game,
 the requests of each kind that lambda_cpu.py counted while playing whole games, and per
 request its median CPU time and the DynamoDB read and write units from the real item sizes.
 
@@ -16,6 +17,14 @@ request its median CPU time and the DynamoDB read and write units from the real 
   change (batch size 1: the most invocations; batching lowers it).
 - **Clients poll**: every human reads each new version of the game once (``state``).
 - **SQS**: each clock message is sent, received and deleted (3 requests).
+- **Economancy** (``--games-of all``): whole games as measured, one human seat and 1 or 3
+  built-in agents moved by the clock.
+- **Figgie** (``--games-of all``): a table traded fewer orders than a game has; a game is
+  the built-in agents' orders per game on the research simulator (240 one-second ticks),
+  each an accepted order, a change (``schedule`` and ``push``), one read of the new version
+  by every seat (as the clients poll), and its clock message coming at the deadline to find
+  the game moved on (``clock_stale``); the lobby, the end of trading and the settlement as
+  measured. Refused orders are left out.
 - **Websocket** messages are the alternative to polling (one per change per human
   watching), priced in their own column, not added to the total.
 
@@ -43,18 +52,74 @@ PRICES = {  # us-east-1, per unit
     "sqs_request": 0.40 / 1e6,
     "websocket_message": 1.00 / 1e6,
 }
-HTTP_ACTIONS = ("create", "join", "invite", "start", "bet", "check", "state")
-CLOCK_ACTIONS = ("schedule", "clock")
+HTTP_ACTIONS = ("create", "join", "invite", "ai", "start", "bet", "check", "move", "order", "state")
+CLOCK_ACTIONS = ("schedule", "clock", "clock_stale")
 """The game clock's own work: the stream function that schedules a due version, and the SQS
-function that fires it (an AI's move or a timeout)."""
+function that fires it (an AI's move, a timeout, the end of Figgie's trading; ``stale``: a
+message whose version the game has left, which does nothing)."""
 FULL_VCPU_MB = 1769
-HUMANS = {"2p": 2, "2p_ai": 1, "6p": 6, "6p_ai": 1}
-LABELS = {
-    "2p": "2 players",
-    "2p_ai": "2 players, 1 of them AI",
-    "6p": "6 players",
-    "6p_ai": "6 players, 5 of them AI",
+HUMANS = {
+    "2p": 2,
+    "2p_ai": 1,
+    "6p": 6,
+    "6p_ai": 1,
+    "economancy_2p_ai": 1,
+    "economancy_4p_ai": 1,
+    "figgie_4p": 4,
+    "figgie_5p": 5,
 }
+LABELS = {
+    "2p": "Blef, 2 players",
+    "2p_ai": "Blef, 2 players, 1 of them AI",
+    "6p": "Blef, 6 players",
+    "6p_ai": "Blef, 6 players, 5 of them AI",
+    "economancy_2p_ai": "Economancy, 2 players, 1 of them AI",
+    "economancy_4p_ai": "Economancy, 4 players, 3 of them AI",
+    "figgie_4p": "Figgie, 4 bots",
+    "figgie_5p": "Figgie, 5 bots",
+}
+PER_ORDER = ("order", "clock_stale")
+"""Figgie's requests that come once per accepted order: scaled to the simulator's orders."""
+
+
+def base(action: str) -> str:
+    """An action's kind without its game (``figgie:order`` -> ``order``)."""
+    return action.rsplit(":", 1)[-1]
+
+
+def figgie_per_game(measured: dict[str, Any], table: str) -> dict[str, float]:
+    """The requests of a whole Figgie game of ``table``, from a measured table that traded
+    fewer orders: the built-in agents' orders per game on the simulator
+    (``figgie_sim_per_game``) replace the measured accepted orders; each brings its stale
+    clock message (scaled like the orders), one change (``schedule`` and ``push``: the
+    measured lobby changes kept), and one read of the new version by every seat. Refused
+    orders are left out (the agents send orders the rules allow)."""
+    counts = measured["requests_per_game"][table]
+    game = next(a.split(":")[0] for a in counts)
+    orders = measured["figgie_sim_per_game"][table]["orders"]
+    seats = HUMANS[table]
+    measured_orders = counts[f"{game}:order"]
+    result: dict[str, float] = {}
+    for action, n in counts.items():
+        kind = base(action)
+        if kind == "order_refused":
+            continue
+        if kind in PER_ORDER:
+            result[action] = n * orders / measured_orders
+        elif kind in ("schedule", "push"):
+            result[action] = n - measured_orders + orders
+        elif kind == "state":
+            result[action] = orders * seats
+        else:
+            result[action] = n
+    return result
+
+
+def requests_of_game(measured: dict[str, Any], table: str) -> dict[str, float]:
+    """Requests of each kind in one game of ``table``."""
+    if table in measured.get("figgie_sim_per_game", {}):
+        return figgie_per_game(measured, table)
+    return dict(measured["requests_per_game"][table])
 
 
 def deployed_memory_mb() -> int:
@@ -71,18 +136,18 @@ def cost(
     """Dollars per 1,000 games of ``table`` (and the counts behind them); with ``only``, the
     share of those actions alone (the HTTP API is then what they were asked through)."""
     actions = measured["actions"]
-    counts = measured["requests_per_game"][table]
+    counts = requests_of_game(measured, table)
     if only is not None:
-        counts = {a: n for a, n in counts.items() if a in only}
+        counts = {a: n for a, n in counts.items() if base(a) in only}
     scale = FULL_VCPU_MB / memory_mb
-    http = sum(counts.get(a, 0) for a in HTTP_ACTIONS)
+    http = sum(n for a, n in counts.items() if base(a) in HTTP_ACTIONS)
     invocations = sum(counts.values())
     billed_ms = sum(n * math.ceil(actions[a]["cpu_ms_median"] * scale) for a, n in counts.items())
     gb_s = billed_ms / 1000 * memory_mb / 1024
     wru = sum(n * actions[a]["write_units"] for a, n in counts.items())
     rru = sum(n * actions[a]["read_units"] for a, n in counts.items())
     sqs = sum(n * actions[a]["sqs_messages"] for a, n in counts.items()) * 3
-    changes = counts.get("push", 0)
+    changes = sum(n for a, n in counts.items() if base(a) == "push")
     per_game = {
         "http_api": http * PRICES["http_request"],
         "lambda": invocations * PRICES["lambda_request"] + gb_s * PRICES["lambda_gb_s"],

@@ -89,9 +89,70 @@ def test_the_printed_table_carries_the_clocks_column(
     assert script.main([str(measured)]) == 0
     out = capsys.readouterr().out
     header = next(line for line in out.splitlines() if line.startswith("| per 1,000 games"))
-    row = next(line for line in out.splitlines() if line.startswith("| 2 players, 1 of them AI"))
+    row = next(
+        line for line in out.splitlines() if line.startswith("| Blef, 2 players, 1 of them AI")
+    )
     cells = [c.strip() for c in row.strip("|").split("|")]
     columns = [c.strip() for c in header.strip("|").split("|")]
     assert len(cells) == len(columns)
     clock = script.cost(MEASURED, "2p_ai", script.deployed_memory_mb(), script.CLOCK_ACTIONS)
     assert cells[columns.index("of which the clock $")] == f"{clock['total']:.3f}"
+
+
+FIGGIE = {
+    "date": "2026-11-26",
+    "games_per_table": 1,
+    "python": "3.11",
+    "actions": {
+        "figgie:create": action(1.0, writes=1.0),
+        "figgie:order": action(1.0, writes=2.0, reads=1.0),
+        "figgie:order_refused": action(1.0, reads=1.0),
+        "figgie:state": action(0.5, reads=1.0),
+        "figgie:schedule": action(0.1, sqs=1.0),
+        "figgie:clock": action(1.0, writes=3.0, reads=1.0),
+        "figgie:clock_stale": action(0.2, reads=1.0),
+    },
+    # a table that traded 10 orders (2 refused), with 3 changes in the lobby
+    "requests_per_game": {
+        "figgie_4p": {
+            "figgie:create": 1,
+            "figgie:order": 10,
+            "figgie:order_refused": 2,
+            "figgie:state": 12,
+            "figgie:schedule": 13,
+            "figgie:clock": 1,
+            "figgie:clock_stale": 10,
+        }
+    },
+    "figgie_sim_per_game": {"figgie_4p": {"orders": 200.0}},
+}
+
+
+def test_a_figgie_game_has_the_simulators_orders_each_read_by_every_seat(
+    script: ModuleType,
+) -> None:
+    counts = script.requests_of_game(FIGGIE, "figgie_4p")
+    assert counts == {
+        "figgie:create": 1,
+        "figgie:order": 200,
+        "figgie:state": 200 * 4,  # every one of the 4 seats reads each new version
+        "figgie:schedule": 3 + 200,  # the lobby's changes, then one per order
+        "figgie:clock": 1,  # the end of trading
+        "figgie:clock_stale": 200,  # each order's message, come at the deadline
+    }
+
+
+def test_a_figgie_game_is_priced_from_its_scaled_requests(script: ModuleType) -> None:
+    row = script.cost(FIGGIE, "figgie_4p", 1769)  # one vCPU: a millisecond is billed as one
+    assert row["http_requests"] == 1 + 200 + 800
+    assert row["invocations"] == 1 + 200 + 800 + 203 + 1 + 200
+    assert row["billed_ms"] == 1 + 200 + 800 + 203 + 1 + 200
+    assert row["wru"] == 1 + 200 * 2 + 3
+    assert row["rru"] == 200 + 800 + 1 + 200
+    assert row["sqs"] == pytest.approx(1000 * 203 * 3 * 0.40 / 1e6)
+
+
+def test_the_clocks_share_of_a_figgie_game_counts_its_stale_messages(script: ModuleType) -> None:
+    clock = script.cost(FIGGIE, "figgie_4p", 1769, script.CLOCK_ACTIONS)
+    assert clock["invocations"] == 203 + 1 + 200
+    assert clock["http_api"] == 0

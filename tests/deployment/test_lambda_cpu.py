@@ -82,6 +82,35 @@ def test_a_short_run_plays_every_request_kind_with_the_aws_calls_each_one_makes(
     assert result["floor_requests"] == sum(f["requests"] for f in actions.values())
 
 
+def test_a_short_run_of_every_game_plays_economancy_and_figgie_tables_to_their_end() -> None:
+    command = [sys.executable, "benchmarks/lambda_cpu.py", "--games", "1", "--seed", "3"]
+    done = subprocess.run(
+        [*command, "--games-of", "all", "--figgie-orders", "8"],
+        cwd=REPO_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    actions = result["actions"]
+    for game in ("economancy", "figgie"):
+        for kind in ("create", "join", "start", "state", "clock", "schedule", "push"):
+            assert f"{game}:{kind}" in actions
+    assert actions["economancy:move"]["aws_calls"] == {"GetItem": 1.0, "PutItem": 1.0}
+    assert actions["figgie:order"]["aws_calls"] == {"GetItem": 1.0, "PutItem": 1.0}
+    # the end of trading: one acting clock message a table (the run stops otherwise), and
+    # the messages of the versions before it, which only read
+    per_game = result["requests_per_game"]
+    assert per_game["figgie_4p"]["figgie:clock"] == per_game["figgie_5p"]["figgie:clock"] == 1
+    assert actions["figgie:clock_stale"]["aws_calls"] == {"GetItem": 1.0}
+    assert per_game["economancy_4p_ai"]["economancy:ai"] == 3
+    assert per_game["figgie_5p"]["figgie:join"] == 5
+    for seats in (4, 5):
+        simulated = result["figgie_sim_per_game"][f"figgie_{seats}p"]
+        assert simulated["orders"] > simulated["trades"] > 0
+    assert result["floor_requests"] == sum(f["requests"] for f in actions.values())
+
+
 def test_against_measures_the_other_checkouts_app_in_its_own_interpreter(
     tmp_path: Path,
 ) -> None:
