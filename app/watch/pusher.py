@@ -57,7 +57,7 @@ from typing import Any, Final, Literal, Protocol
 from botocore.exceptions import BotoCoreError, ClientError
 
 from app.service.errors import SeatMoved
-from app.service.responses import current_state
+from app.service.match_body import watched_body
 from app.service.seats import moved, seated
 from app.store.base import GameDoc, RoundSnapshot
 from app.store.dynamo.stream import ended_round, state_doc
@@ -69,6 +69,7 @@ from app.watch.messages import (
     state_message,
 )
 from engine.facts import Status
+from engine.match import BLEF
 
 log = logging.getLogger("blef.watch")
 
@@ -137,6 +138,8 @@ class StateChange:
     @property
     def public(self) -> bool:
         """Whether public-games watchers are told of it: listed now, or until now."""
+        if self.doc.kind != BLEF:  # the iOS public list is of Blef games only
+            return False
         return self.doc.listed or (self.previous is not None and self.previous.listed)
 
 
@@ -188,7 +191,7 @@ class _Messages:
         if seat is not None and nickname is None:
             return None
         if nickname not in self._by_viewer:
-            self._by_viewer[nickname] = state_message(current_state(self.doc, nickname)).encode()
+            self._by_viewer[nickname] = state_message(watched_body(self.doc, nickname)).encode()
         return self._by_viewer[nickname]
 
     def farewell(self, seat: str | None) -> bytes | None:

@@ -44,7 +44,7 @@ from app.api.errors import status_of
 from app.api.fairness import TokenBuckets
 from app.service import GameService
 from app.service.errors import SeatMoved
-from app.service.responses import current_state
+from app.service.match_body import watched_body
 from app.service.seats import moved, seat_key, seated
 from app.service.writes import Change
 from app.store.base import GameDoc
@@ -218,7 +218,7 @@ async def _follow_game(
     if found is None:
         return
     doc, nickname = found
-    await websocket.send_text(state_message(current_state(doc, nickname)))
+    await websocket.send_text(state_message(watched_body(doc, nickname)))
     seen = doc.version
     while True:
         change = await _next(websocket, subscription)
@@ -237,7 +237,7 @@ async def _follow_game(
                 return
             await websocket.close(CLOSE_REFUSED, "unknown_player")
             return
-        await websocket.send_text(state_message(current_state(change.doc, nickname)))
+        await websocket.send_text(state_message(watched_body(change.doc, nickname)))
 
 
 async def _viewer(
@@ -246,7 +246,7 @@ async def _viewer(
     """The game and the watcher's nickname in it (None: an observer); or, for credentials
     the state route would refuse, None after telling the client why and closing."""
     try:
-        return await watchers.run(service.viewer, viewer.game_uuid, viewer.player_uuid)
+        return await watchers.run(service.viewer, viewer.game_uuid, viewer.player_uuid, None)
     except BlefError as error:
         await websocket.send_text(error_message(status_of(error), error))
         await websocket.close(CLOSE_REFUSED, error.code)
