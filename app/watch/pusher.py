@@ -6,8 +6,9 @@ this module checks them again:
 
 - **A game changed**: its live item (``sk = STATE``) inserted or modified. The new image holds
   the whole game document, so nothing is read back: every watcher of the game is sent the
-  state object for its viewer, built exactly as ``GET /games/{game_uuid}`` builds it
-  (:func:`app.service.responses.current_state`). **Every** version in the batch is sent, in
+  state object for its viewer, built exactly as ``GET /games/{game_uuid}`` builds it (for a
+  table of another game, ``GET /{game}/games/{game_uuid}``'s body for the watcher's seat:
+  :func:`app.service.match_body.watched_body`). **Every** version in the batch is sent, in
   version order (records of a batch are sorted, so one out of order changes nothing).
 - **A round ended**: a round item (``sk = ROUND#nnnn``) inserted, in the same transaction as
   the state that follows the round. Every watcher is sent the round's snapshot (every hand,

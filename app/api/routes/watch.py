@@ -8,7 +8,9 @@ The established iOS client opens ``<websocket URL>/<stage>`` in two ways:
   each as its own message, in order, none skipped: for a change that ended a round, first
   that round's snapshot (every hand, history ending with 89, ``loser``), then the state that
   follows. Each message is ``{"statusCode": 200, "body": "<JSON string>"}`` whose body is
-  exactly what ``GET /games/{game_uuid}`` (or ``?round=N``) gives the same viewer.
+  exactly what ``GET /games/{game_uuid}`` (or ``?round=N``) gives the same viewer; for a
+  table of another game (Economancy, Figgie), what ``GET /{game}/games/{game_uuid}`` gives
+  the watcher's seat (the secret also as ``Authorization: Bearer``), every version.
   Credentials the HTTP route would refuse get one message ``{"statusCode": 400, "body":
   "{\\"error\\": ..., \\"code\\": ...}"}`` (403 for a UUID retired by a seat move) and
   the close code 1008. A watcher whose player leaves is closed (1008, ``unknown_player``);
