@@ -145,7 +145,7 @@ def connect(event: Event, context: Any = None) -> Response:
     from app.service.seats import seat_key  # noqa: PLC0415 (kept off cold starts)
 
     try:
-        doc, nickname = handlers.service.viewer(viewer.game_uuid, viewer.player_uuid)
+        doc, nickname = handlers.service.viewer(viewer.game_uuid, viewer.player_uuid, None)
         seat = None if nickname is None else seat_key(doc.player_uuids[nickname])
         handlers.connections.add(connection_id, doc.game_uuid, seat)
     except BlefError as error:

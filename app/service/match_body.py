@@ -24,9 +24,10 @@ from app.service.errors import (
     RefusedByGame,
     TableNotFound,
 )
+from app.service.responses import current_state
 from app.store.base import GameDoc
 from engine.facts import Status
-from engine.match import Match
+from engine.match import BLEF, Match
 from engine.protocol import InvalidRules, MalformedMove, MoveRefused
 
 Body = dict[str, Any]
@@ -64,6 +65,20 @@ def table_body(doc: GameDoc, match: Match, you: int | None) -> Body:
         "events": [event.to_dict() for event in match.events],
         "result": None if result is None else result.to_dict(),
     }
+
+
+def watched_body(doc: GameDoc, nickname: str | None) -> Body:
+    """What a watcher of ``doc`` is pushed, as the player ``nickname`` (None: a spectator):
+    for Blef the state object of ``GET /games/{game_uuid}``, for any other game the body of
+    ``GET /{game}/games/{game_uuid}`` for that player's seat. Only the seat's holder is ever
+    given its view; a nickname not seated at a started table sees what a spectator sees."""
+    if doc.kind == BLEF:
+        return current_state(doc, nickname)
+    match = Match.from_dict(doc.state)
+    seat = None
+    if nickname is not None and nickname in match.table.nicknames:
+        seat = match.table.seat_of(nickname)
+    return table_body(doc, match, seat)
 
 
 @contextmanager

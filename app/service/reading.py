@@ -23,6 +23,7 @@ from app.service.writes import Body
 from app.store.base import GameDoc
 from engine import errors as rules
 from engine.game import Game, Status
+from engine.match import BLEF
 from engine.records import RoundRecord
 
 
@@ -38,11 +39,14 @@ _CREDENTIAL_REASON = "Send your player UUID as a Bearer token"
 
 
 class Reading(UseCases):
-    def viewer(self, game_uuid: str | None, player_uuid: str | None) -> tuple[GameDoc, str | None]:
+    def viewer(
+        self, game_uuid: str | None, player_uuid: str | None, kind: str | None = BLEF
+    ) -> tuple[GameDoc, str | None]:
         """The game and who is looking at it: the nickname ``player_uuid`` belongs to, or
         None for an observer (no UUID). Refuses what :meth:`state` refuses: a bad UUID, an
-        unknown game, a UUID of no player. Websocket watchers are checked with it."""
-        doc = self.writes.load(parse.game_uuid(game_uuid))
+        unknown game, a UUID of no player. Websocket watchers are checked with it, with
+        ``kind`` None (a table of any game may be watched)."""
+        doc = self.writes.load(parse.game_uuid(game_uuid), kind)
         if player_uuid is None or player_uuid == "":
             return doc, None
         return doc, nickname_of(doc, parse.player_uuid(player_uuid))

@@ -16,6 +16,7 @@ import threading
 from typing import Final
 
 from app.service.writes import Change
+from engine.match import BLEF
 
 QUEUE_LIMIT: Final = 1_000
 """Changes one watcher may fall behind by before it is closed (a game makes a few a second
@@ -73,7 +74,9 @@ class Hub:
     def notice(self, change: Change) -> None:
         """The service's listener: hand ``change`` to whoever watches it."""
         doc = change.doc
-        public = doc.listed or (change.previous is not None and change.previous.listed)
+        public = doc.kind == BLEF and (  # the public-games watchers list Blef's games only
+            doc.listed or (change.previous is not None and change.previous.listed)
+        )
         with self._lock:
             targets = list(self._games.get(doc.game_uuid, ()))
             if public:

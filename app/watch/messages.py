@@ -44,16 +44,29 @@ def _lookup(values: Mapping[str, str] | None, key: str, *, any_case: bool) -> st
 
 def credentials(headers: Mapping[str, str] | None, query: Mapping[str, str] | None) -> Credentials:
     """The game and player UUIDs from the request headers ``game_uuid`` and ``player_uuid``
-    (names in any case, as the iOS client sends them) or else from the query parameters of
-    the same names (browsers cannot set headers on a websocket)."""
+    (names in any case, as the iOS client sends them; the player's also as ``Authorization:
+    Bearer <player_uuid>``, as the tables' routes take it) or else from the query parameters
+    of the same names (browsers cannot set headers on a websocket)."""
 
     def read(key: str) -> str | None:
         value = _lookup(headers, key, any_case=True)
+        if (value is None or value == "") and key == PLAYER_KEY:
+            value = _bearer(_lookup(headers, "authorization", any_case=True))
         if value is None or value == "":
             value = _lookup(query, key, any_case=False)
         return value
 
     return Credentials(read(GAME_KEY), read(PLAYER_KEY))
+
+
+def _bearer(value: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header's value, or None."""
+    if not value:
+        return None
+    scheme, _, token = value.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return None
+    return token.strip() or None
 
 
 def envelope(status: int, body: Mapping[str, Any]) -> str:

@@ -6,8 +6,9 @@ this module checks them again:
 
 - **A game changed**: its live item (``sk = STATE``) inserted or modified. The new image holds
   the whole game document, so nothing is read back: every watcher of the game is sent the
-  state object for its viewer, built exactly as ``GET /games/{game_uuid}`` builds it
-  (:func:`app.service.responses.current_state`). **Every** version in the batch is sent, in
+  state object for its viewer, built exactly as ``GET /games/{game_uuid}`` builds it (for a
+  table of another game, ``GET /{game}/games/{game_uuid}``'s body for the watcher's seat:
+  :func:`app.service.match_body.watched_body`). **Every** version in the batch is sent, in
   version order (records of a batch are sorted, so one out of order changes nothing).
 - **A round ended**: a round item (``sk = ROUND#nnnn``) inserted, in the same transaction as
   the state that follows the round. Every watcher is sent the round's snapshot (every hand,
@@ -57,7 +58,7 @@ from typing import Any, Final, Literal, Protocol
 from botocore.exceptions import BotoCoreError, ClientError
 
 from app.service.errors import SeatMoved
-from app.service.responses import current_state
+from app.service.match_body import watched_body
 from app.service.seats import moved, seated
 from app.store.base import GameDoc, RoundSnapshot
 from app.store.dynamo.stream import ended_round, state_doc
@@ -69,6 +70,7 @@ from app.watch.messages import (
     state_message,
 )
 from engine.facts import Status
+from engine.match import BLEF
 
 log = logging.getLogger("blef.watch")
 
@@ -137,6 +139,8 @@ class StateChange:
     @property
     def public(self) -> bool:
         """Whether public-games watchers are told of it: listed now, or until now."""
+        if self.doc.kind != BLEF:  # the iOS public list is of Blef games only
+            return False
         return self.doc.listed or (self.previous is not None and self.previous.listed)
 
 
@@ -188,7 +192,7 @@ class _Messages:
         if seat is not None and nickname is None:
             return None
         if nickname not in self._by_viewer:
-            self._by_viewer[nickname] = state_message(current_state(self.doc, nickname)).encode()
+            self._by_viewer[nickname] = state_message(watched_body(self.doc, nickname)).encode()
         return self._by_viewer[nickname]
 
     def farewell(self, seat: str | None) -> bytes | None:

@@ -26,3 +26,14 @@ def test_the_body_of_every_message_is_a_string_of_json() -> None:
     error = json.loads(error_message(400, GameNotFound()))
     assert error["statusCode"] == 400
     assert json.loads(error["body"]) == {"error": "Game does not exist", "code": "game_not_found"}
+
+
+def test_a_seats_secret_is_read_from_a_bearer_header_as_the_tables_routes_take_it() -> None:
+    assert credentials({"Authorization": "Bearer p"}, None) == Credentials(None, "p")
+    assert credentials({"authorization": "bearer  p "}, {"game_uuid": "g"}) == Credentials("g", "p")
+    assert credentials({"player_uuid": "q", "Authorization": "Bearer p"}, None).player_uuid == "q"
+
+
+def test_an_authorization_header_of_another_scheme_or_without_a_token_is_no_secret() -> None:
+    for value in ("Basic cDpw", "Bearer", "Bearer   ", "", "p"):
+        assert credentials({"Authorization": value}, None) == Credentials(None, None)

@@ -14,6 +14,7 @@ import json
 import re
 import uuid
 from typing import Any
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
@@ -447,3 +448,43 @@ def test_a_five_player_game_with_no_trade_settles_by_the_clock_and_its_deal_veri
     assert sum(settled["payouts"]) == 200
     assert page.locator("#fig-replay-step").inner_text() == "The deal"
     assert page.locator("#fig-replay-next").is_disabled() == (len(fake.state.market.tape) == 0)
+
+
+class TableGets:
+    """Counts a page's GETs of one table's body (what a polling page asks every 1.5 s)."""
+
+    def __init__(self, page: Any, game: str) -> None:
+        self.path = f"/figgie/games/{game}"
+        self.count = 0
+        page.on("request", self._seen)
+
+    def _seen(self, request: Any) -> None:
+        if request.method == "GET" and urlparse(request.url).path == self.path:
+            self.count += 1
+
+
+QUIET_MS = 3500
+"""A span in which a page that polls every 1.5 s would ask at least twice."""
+
+
+@pytest.mark.slow
+def test_while_its_socket_is_open_a_figgie_table_asks_for_nothing_and_shows_what_is_pushed(
+    new_page: Any, server: Server
+) -> None:
+    page = new_page(*SIZES["desktop"])
+    base = server.url
+    game = _post(page, f"{base}/figgie/games", {})["game_uuid"]
+    _post(page, f"{base}/figgie/games/{game}/join", {"nickname": "ann"})
+    gets = TableGets(page, game)
+    page.goto(f"{base}/#/figgie/{game}")  # a spectator: no seat kept on this page
+    page.locator(".table-screen[data-live='open']").wait_for()
+    page.get_by_text("ann").first.wait_for()
+    page.wait_for_timeout(500)  # the one catch-up read as the socket opens
+    asked = gets.count
+    assert asked >= 1
+    page.wait_for_timeout(QUIET_MS)
+    assert gets.count == asked, "the table polled while its socket was open"
+
+    _post(page, f"{base}/figgie/games/{game}/join", {"nickname": "bob"})
+    page.get_by_text("bob").first.wait_for()
+    assert gets.count == asked, "the pushed body was fetched instead of shown"

@@ -8,7 +8,9 @@ The established iOS client opens ``<websocket URL>/<stage>`` in two ways:
   each as its own message, in order, none skipped: for a change that ended a round, first
   that round's snapshot (every hand, history ending with 89, ``loser``), then the state that
   follows. Each message is ``{"statusCode": 200, "body": "<JSON string>"}`` whose body is
-  exactly what ``GET /games/{game_uuid}`` (or ``?round=N``) gives the same viewer.
+  exactly what ``GET /games/{game_uuid}`` (or ``?round=N``) gives the same viewer; for a
+  table of another game (Economancy, Figgie), what ``GET /{game}/games/{game_uuid}`` gives
+  the watcher's seat (the secret also as ``Authorization: Bearer``), every version.
   Credentials the HTTP route would refuse get one message ``{"statusCode": 400, "body":
   "{\\"error\\": ..., \\"code\\": ...}"}`` (403 for a UUID retired by a seat move) and
   the close code 1008. A watcher whose player leaves is closed (1008, ``unknown_player``);
@@ -44,7 +46,7 @@ from app.api.errors import status_of
 from app.api.fairness import TokenBuckets
 from app.service import GameService
 from app.service.errors import SeatMoved
-from app.service.responses import current_state
+from app.service.match_body import watched_body
 from app.service.seats import moved, seat_key, seated
 from app.service.writes import Change
 from app.store.base import GameDoc
@@ -218,7 +220,7 @@ async def _follow_game(
     if found is None:
         return
     doc, nickname = found
-    await websocket.send_text(state_message(current_state(doc, nickname)))
+    await websocket.send_text(state_message(watched_body(doc, nickname)))
     seen = doc.version
     while True:
         change = await _next(websocket, subscription)
@@ -237,7 +239,7 @@ async def _follow_game(
                 return
             await websocket.close(CLOSE_REFUSED, "unknown_player")
             return
-        await websocket.send_text(state_message(current_state(change.doc, nickname)))
+        await websocket.send_text(state_message(watched_body(change.doc, nickname)))
 
 
 async def _viewer(
@@ -246,7 +248,7 @@ async def _viewer(
     """The game and the watcher's nickname in it (None: an observer); or, for credentials
     the state route would refuse, None after telling the client why and closing."""
     try:
-        return await watchers.run(service.viewer, viewer.game_uuid, viewer.player_uuid)
+        return await watchers.run(service.viewer, viewer.game_uuid, viewer.player_uuid, None)
     except BlefError as error:
         await websocket.send_text(error_message(status_of(error), error))
         await websocket.close(CLOSE_REFUSED, error.code)

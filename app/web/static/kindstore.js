@@ -3,13 +3,18 @@
 // the events seen so far (each body carries the events of the last write only, so the store
 // keeps a short journal of them). The view (kindview.js) reads it and calls its actions; every
 // change calls `changed()` once. Blef's tables keep their own store (tablestore.js).
+// Every change is pushed over the websocket (live.js), opened as a spectator's (a seat's
+// secret never goes into a URL): a spectator takes the pushed body as it is, a seat holder
+// reads its own body once per push. While the socket is open nothing is polled; while it is
+// closed the table is read every KIND_POLL_MS, as Blef's table does.
 import { api, ApiError, forgetSeat, keepSeat, pref, setPref } from "./api.js";
 import { ERROR_CODES } from "./errors.js";
+import { live } from "./live.js";
 import { announce, fail, toast } from "./ui.js";
 
 const KNOWN = new Set(ERROR_CODES);
 
-/** The wait between two reads of the game (the contract's tables have no pushes yet). */
+/** The wait between two reads of the game while its websocket is closed. */
 export const KIND_POLL_MS = 1500;
 /** How many events the journal keeps. */
 export const JOURNAL_SIZE = 60;
@@ -56,6 +61,8 @@ export function createKindTable(kind, game, changed, g) {
   try { s.seat = JSON.parse(localStorage.getItem(`blef:seat:${game}`)); } catch { s.seat = null; }
   let alive = true;
   let poller = null;
+  let polls = 0; // which polling loop may go on (each start or stop makes a new one)
+  let socket = null;
   const token = () => s.seat && s.seat.player_uuid;
   const isMyTurn = () => !!(s.state && s.state.status === "Running" && s.state.your_turn && s.state.you !== null);
 
@@ -195,27 +202,71 @@ export function createKindTable(kind, game, changed, g) {
     if (document.visibilityState !== "hidden") refresh();
   }
 
+  /** A pushed message: the table's body for a spectator (the socket is a spectator's). A
+   * seat holder reads its own body once (a push it has seen already asks for nothing). */
+  function pushed(frame) {
+    const body = frame && frame.body;
+    if (!alive || frame.statusCode !== 200 || !body || typeof body.version !== "number" || !body.seats) return;
+    if (body.game_uuid !== undefined && body.game_uuid !== game) return;
+    if (token()) {
+      if (!s.state || body.version > s.state.version) catchUp();
+      return;
+    }
+    accept(body);
+  }
+
+  /** One read of the seat's body at a time: pushes that come while one is under way are
+   * answered by one more read after it, not one read each. */
+  let reading = false;
+  let again = false;
+  async function catchUp() {
+    if (reading) { again = true; return; }
+    reading = true;
+    try {
+      do { again = false; await refresh(); } while (again && alive);
+    } finally { reading = false; }
+  }
+
+  /** Read the table every KIND_POLL_MS (on) or stop (off). One read at a time, each a while
+   * after the last one answered (a slow answer never piles reads up behind it); none while
+   * the page is hidden (it reads as it comes back). */
+  function poll(on) {
+    polls += 1;
+    if (poller) clearTimeout(poller);
+    poller = null;
+    if (!on || !alive) return;
+    const mine = polls;
+    const loop = async () => {
+      while (alive && mine === polls) {
+        if (document.visibilityState !== "hidden") await refresh();
+        if (!alive || mine !== polls) return;
+        await new Promise((done) => { poller = setTimeout(done, KIND_POLL_MS); });
+      }
+    };
+    loop();
+  }
+
   return {
     s,
     actions,
     isMyTurn,
     start() {
-      // One read at a time, each a while after the last one answered (a slow answer never
-      // piles reads up behind it); none while the page is hidden (it reads as it comes back).
-      const loop = async () => {
-        while (alive) {
-          if (document.visibilityState !== "hidden") await refresh();
-          await new Promise((done) => { poller = setTimeout(done, KIND_POLL_MS); });
-        }
-      };
-      loop();
+      socket = live(`/ws?game_uuid=${encodeURIComponent(game)}`, {
+        onMessage: pushed,
+        onOpen() { poll(false); s.live = true; refresh(); changed(); },
+        onClose() { s.live = false; poll(true); changed(); },
+      });
+      poll(true); // until the socket opens
+      // A socket may die without a close while the device sleeps or changes network: the
+      // page reads once as it comes back into view or online (a read, not a poll).
       document.addEventListener("visibilitychange", caughtUp);
       addEventListener("online", caughtUp);
     },
     stop() {
       alive = false;
-      if (poller) clearTimeout(poller);
-      poller = null;
+      poll(false);
+      if (socket) socket.close();
+      socket = null;
       document.removeEventListener("visibilitychange", caughtUp);
       removeEventListener("online", caughtUp);
       document.title = g.name;

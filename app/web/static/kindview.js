@@ -62,7 +62,7 @@ export function KindTableScreen({ kind, game, g }) {
   const me = seated ? nicknameOf(st, st.you) : null;
   const admin = seated && adminOf(st) === me;
   const lobby = st.status === "Not started";
-  return html`<div class=${`table-screen kind-${kind}${myTurn ? " has-dock" : ""}`}>
+  return html`<div class=${`table-screen kind-${kind}${myTurn ? " has-dock" : ""}`} data-live=${s.live ? "open" : "closed"}>
     <section class="panel table-top">
       <h1 id="table-heading" tabindex="-1">${g.name}${st.room ? ` · room ${st.room}` : ""}
         <span class="badge">${lobby ? "waiting to start" : st.status === "Running" ? "playing" : "game over"}</span></h1>
