@@ -7,7 +7,7 @@ import contextlib
 import logging
 
 from app.ladder import bots
-from app.ladder.base import Body, LadderBase, own_change, rating_body
+from app.ladder.base import Body, LadderBase, own_change, rating_body, where_played
 from app.ladder.errors import CannotBecomeBot
 from app.ladder.handles import look_key
 from app.ladder.pools import POOLS
@@ -132,10 +132,11 @@ class BotsAndEvents(LadderBase):
                         "game_uuid": game,
                         "player_uuid": player,
                         "pool": table.pool,
+                        **where_played(table),
                     }
                 )
-            try:
-                view = self.games.state(game, player).body
+            try:  # (a table of another game is read at its own path: no turn told here)
+                view = self.games.state(game, player).body if not where_played(table) else {}
             except GameNotFound:
                 view = {}
             if view.get("status") == "Running" and view.get("cp_nickname") == view.get("you"):

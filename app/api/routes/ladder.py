@@ -143,6 +143,16 @@ class QueueStatus(BaseModel):
     player_uuid: str | None = Field(
         None, description="Your seat's secret in the game (told to you only)"
     )
+    kind: str | None = Field(
+        None,
+        description="Seated at a pool of another game than Blef: the game (`economancy`,"
+        " `figgie`); absent for Blef's pools",
+    )
+    path: str | None = Field(
+        None,
+        description="With `kind`: where the table is read and played, `/{kind}/games/{uuid}`"
+        " (Bearer `player_uuid`); Blef's tables are at `/games/{game_uuid}`",
+    )
     last_result: LastResult | None = Field(
         None, description="When idle: your last rated game's place and rating change"
     )
@@ -170,6 +180,10 @@ class PoolInfo(BaseModel):
     min_players: int
     max_players: int
     time_limit: int
+    kind: str = Field(
+        description="The game the pool's tables play: `blef` (at `/games/{uuid}`),"
+        " `economancy` or `figgie` (at `/{kind}/games/{uuid}`)"
+    )
 
 
 class BoardRow(RatingLine):
@@ -299,6 +313,7 @@ def pools() -> list[Body]:
             "min_players": p.min_players,
             "max_players": p.max_players,
             "time_limit": p.time_limit,
+            "kind": p.kind,
         }
         for p in POOLS
     ]
@@ -519,6 +534,16 @@ class Event(BaseModel):
         None, description="game_started, your_turn: your seat's secret (told to you only)"
     )
     pool: str | None = None
+    kind: str | None = Field(
+        None,
+        description="game_started at a pool of another game than Blef: the game (`economancy`,"
+        " `figgie`); no your_turn then (read the table there); absent for Blef's pools",
+    )
+    path: str | None = Field(
+        None,
+        description="With `kind`: where the table is read and played, `/{kind}/games/{uuid}`"
+        " (Bearer `player_uuid`); Blef's tables are at `/games/{game_uuid}`",
+    )
     version: int | None = Field(None, description="your_turn: the game's version")
     state: dict[str, Any] | None = Field(
         None, description="your_turn: your view of the game, as GET /games/{game_uuid} shows it"

@@ -43,6 +43,10 @@ class RatedSeat(BaseModel):
 class RatedTable(BaseModel):
     game_uuid: str
     pool: str
+    kind: str | None = Field(
+        None, description="A pool of another game than Blef: the game; absent for Blef's"
+    )
+    path: str | None = Field(None, description="With `kind`: the table, `/{kind}/games/{uuid}`")
     state: str = Field(description="`playing` or `settled`")
     seats: list[RatedSeat] = Field(description="In the order the table was formed")
 
