@@ -83,8 +83,9 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.include_router(table.router)
     app.include_router(seating.router)
     app.include_router(ladder.router)  # /ladder: accounts, quick play, boards (app/ladder)
-    app.include_router(tables.router)  # /{game}/games/...: Economancy, Figgie (app/service)
+    # /ladder/games before /{game}/games, which would otherwise take "ladder" for a game
     app.include_router(ladder_tables.router)  # /ladder/games: a rated game's seats
+    app.include_router(tables.router)  # /{game}/games/...: Economancy, Figgie (app/service)
     app.include_router(web.router)  # / and /app/*: the browser client (no OpenAPI entry)
     app.include_router(watch.router)  # /ws: the websocket watchers (no OpenAPI entry)
     app.add_middleware(
