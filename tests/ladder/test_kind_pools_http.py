@@ -181,6 +181,7 @@ def test_a_draw_at_economancy_rates_both_as_sharing_first_place(
     assert [line["place"] for line in lines] == [1, 1]
     assert lines[0]["display_change"] == lines[1]["display_change"]
     assert lines[0]["rating_after"] == lines[1]["rating_after"]
+    assert [line["display_after"] for line in lines] == [1524, 1524]  # docs/ratings.md
     board = http.get("/ladder/leaderboard/economancy-2").json()
     assert [p["rank"] for p in board["players"]] == [1, 1]
 
