@@ -135,11 +135,21 @@ class BotsAndEvents(LadderBase):
                         **where_played(table),
                     }
                 )
-            try:  # (a table of another game is read at its own path: no turn told here)
-                view = self.games.state(game, player).body if not where_played(table) else {}
+            where = where_played(table)
+            try:
+                view = (
+                    self.games.table(where["kind"], game, player)
+                    if where
+                    else self.games.state(game, player).body
+                )
             except GameNotFound:
                 view = {}
-            if view.get("status") == "Running" and view.get("cp_nickname") == view.get("you"):
+            mine = (
+                view.get("your_turn") is True
+                if where
+                else view.get("cp_nickname") == view.get("you")
+            )
+            if view.get("status") == "Running" and mine:
                 version = int(view["version"])
                 if version != turn:
                     turn = version

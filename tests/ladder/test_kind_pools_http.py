@@ -170,6 +170,10 @@ def test_a_draw_at_economancy_rates_both_as_sharing_first_place(
     secrets = accounts(http, "Ania", "Bolek")
     seats = quick_play(http, secrets, "economancy-2")
     assert {s["kind"] for s in seats.values()} == {"economancy"}
+    told = http.get("/ladder/events?wait=0", headers=bearer(secrets["Ania"])).json()["events"]
+    assert [e["type"] for e in told] == ["game_started", "your_turn"]
+    assert told[1]["state"]["kind"] == "economancy" and told[1]["state"]["your_turn"] is True
+    assert told[1]["player_uuid"] == seats["Ania"]["player_uuid"]
     # Neither moves: past each time limit the service plays their safest move (nobody
     # attacks, nobody buys) until the day limit ends the game in a draw.
     over = play_out(http, games, fake, seats["Ania"], 61.0)

@@ -537,7 +537,7 @@ class Event(BaseModel):
     kind: str | None = Field(
         None,
         description="game_started at a pool of another game than Blef: the game (`economancy`,"
-        " `figgie`); no your_turn then (read the table there); absent for Blef's pools",
+        " `figgie`); absent for Blef's pools",
     )
     path: str | None = Field(
         None,
@@ -546,7 +546,9 @@ class Event(BaseModel):
     )
     version: int | None = Field(None, description="your_turn: the game's version")
     state: dict[str, Any] | None = Field(
-        None, description="your_turn: your view of the game, as GET /games/{game_uuid} shows it"
+        None,
+        description="your_turn: your view of the game, as GET /games/{game_uuid} shows it (a"
+        " table of another game: as its `path` shows it, with `your_turn` true)",
     )
     place: int | None = None
     of: int | None = None
