@@ -115,9 +115,13 @@ def test_two_accounts_quick_play_figgie_with_computers_filling_and_are_rated_by_
         assert seat["state"] == "seated" and seat["kind"] == "figgie"
         assert seat["game_uuid"] == game and seat["path"] == f"/figgie/games/{game}"
     started = http.get("/ladder/events?wait=0", headers=bearer(secrets["Bolek"])).json()
-    assert [(e["type"], e["kind"], e["path"]) for e in started["events"]] == [
-        ("game_started", "figgie", f"/figgie/games/{game}")
-    ]
+    told = started["events"]
+    assert (told[0]["type"], told[0]["kind"], told[0]["path"]) == (
+        "game_started",
+        "figgie",
+        f"/figgie/games/{game}",
+    )
+    assert [(e["type"], e["state"]["kind"]) for e in told[1:]] == [("your_turn", "figgie")]
     rated = http.get(f"/ladder/games/{game}").json()
     assert rated["kind"] == "figgie" and len(rated["seats"]) == 4
     computers = [s for s in rated["seats"] if s["bot"]]
