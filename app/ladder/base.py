@@ -20,6 +20,7 @@ from typing import Any, Final
 from app.ladder import bots
 from app.ladder import rating as model
 from app.ladder.errors import UnknownAccount
+from app.ladder.pools import game_path, kind_of_pool
 from app.ladder.store import QUEUED, Account, Change, LadderStore, Rating, Result, Table
 from app.service import GameService
 from app.service.errors import CredentialsMissing
@@ -174,3 +175,13 @@ def own_change(result: Result, account_id: str, table: Table | None = None) -> B
     if absent and not result.changes:
         void |= {"called_off": True, "absent": absent}
     return void
+
+
+def where_played(table: Table) -> Body:
+    """Where a table of another game than Blef is played: its ``kind`` and ``path`` (the
+    tables' routes of that game). Nothing for Blef's pools, whose answers stay as they were
+    (the game is at ``/games/{game_uuid}``)."""
+    kind = kind_of_pool(table.pool)
+    if kind == "blef" or table.game_uuid is None:
+        return {}
+    return {"kind": kind, "path": game_path(kind, table.game_uuid)}

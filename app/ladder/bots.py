@@ -45,6 +45,30 @@ LEVELS: Final = (
 """Weakest first: docs/strength.md measures each against the others with ``blef
 tournament`` (two players: every level beats the one before it in most games)."""
 
+KIND_AGENTS: Final = {
+    "economancy": {
+        "beginner": "random",
+        "easy": "greedy_points",
+        "medium": "greedy_attack",
+        "hard": "planner",
+    },
+    "figgie": {
+        "beginner": "random",
+        "easy": "conservative",
+        "medium": "fairvalue",
+        "hard": "ours",
+    },
+}
+"""Who plays a computer level at another game than Blef: the same level accounts (one
+rating per pool, as everyone's) seated as that game's built-in agent (engine/match_agents.py
+names them; app/service/matches.py refuses a name it does not know)."""
+
+
+def level_agent(level: Level, kind: str) -> str:
+    """The built-in agent that plays ``level`` at a table of ``kind``."""
+    return level.agent if kind == "blef" else KIND_AGENTS[kind][level.name]
+
+
 FILL_MAX_SECONDS: Final = 300
 """The longest fill wait one may ask for: past five minutes the matcher's window covers the
 whole rating scale, so a longer wait would seat nobody differently."""

@@ -7,7 +7,7 @@ import contextlib
 import logging
 
 from app.ladder import bots
-from app.ladder.base import Body, LadderBase, own_change, rating_body
+from app.ladder.base import Body, LadderBase, own_change, rating_body, where_played
 from app.ladder.errors import CannotBecomeBot
 from app.ladder.handles import look_key
 from app.ladder.pools import POOLS
@@ -132,13 +132,24 @@ class BotsAndEvents(LadderBase):
                         "game_uuid": game,
                         "player_uuid": player,
                         "pool": table.pool,
+                        **where_played(table),
                     }
                 )
+            where = where_played(table)
             try:
-                view = self.games.state(game, player).body
+                view = (
+                    self.games.table(where["kind"], game, player)
+                    if where
+                    else self.games.state(game, player).body
+                )
             except GameNotFound:
                 view = {}
-            if view.get("status") == "Running" and view.get("cp_nickname") == view.get("you"):
+            mine = (
+                view.get("your_turn") is True
+                if where
+                else view.get("cp_nickname") == view.get("you")
+            )
+            if view.get("status") == "Running" and mine:
                 version = int(view["version"])
                 if version != turn:
                     turn = version

@@ -12,9 +12,16 @@ from typing import Final
 
 from app.ladder import bots
 from app.ladder import rating as model
-from app.ladder.base import ABSENT_SECONDS, ARRIVE_SECONDS, Body, LadderBase, own_change
+from app.ladder.base import (
+    ABSENT_SECONDS,
+    ARRIVE_SECONDS,
+    Body,
+    LadderBase,
+    own_change,
+    where_played,
+)
 from app.ladder.errors import AlreadyAtTable, BotsCannotFill
-from app.ladder.pools import POOLS, Pool, pool_named
+from app.ladder.pools import POOLS, Pool, kind_of_pool, pool_named
 from app.ladder.store import (
     QUEUED,
     SEATED,
@@ -160,13 +167,14 @@ class Queue(LadderBase):
                 seat = next(s for s in table.seats if s.account_id == account.account_id)
                 if present:
                     self.seen_at(table, account.account_id)
-                return {
+                seated: Body = {
                     "state": "seated",
                     "pool": table.pool,
                     "game_uuid": table.game_uuid,
                     "player_uuid": seat.player_uuid,
                     "bot": account.bot,
                 }
+                return seated | where_played(table)
             return {"state": "forming", "pool": table.pool if table else None, "bot": account.bot}
         body: Body = {"state": "idle", "bot": account.bot}
         last = self.store.history(account.account_id, 1)
@@ -234,9 +242,10 @@ class Queue(LadderBase):
                 self.store.settle(Result(table.table_id, table.game_uuid, table.pool, self.now))
             except LadderConflict:
                 continue  # settled meanwhile (its game ended first)
+            kind = kind_of_pool(table.pool)
             for seat in absent:
-                if seat.player_uuid is None:
-                    continue
+                if seat.player_uuid is None or kind != "blef":
+                    continue  # another game goes on: the clock plays an absent seat's turns
                 try:
                     self.games.resign(table.game_uuid, seat.player_uuid)
                 except Exception:  # the table is void whatever the game does now
@@ -262,6 +271,8 @@ class Queue(LadderBase):
         except LadderConflict:
             return None  # someone left or was seated meanwhile: the next look decides
         agents = {a.account_id: a.agent for a in levels if a.agent is not None}
+        if not pool.blef:
+            agents = {a.account_id: _kind_agent(a, pool.kind) for a in levels}
         try:
             seated = self._make_game(pool, table, agents)
         except Exception:
@@ -290,6 +301,8 @@ class Queue(LadderBase):
         seat (its admin), the pool's time limit set, joined by the others (a computer
         level's seat invited as the game's AI player), started."""
         agents = agents or {}
+        if not pool.blef:
+            return self._make_match(pool, table, agents)
         first, *others = table.seats
         created = self.games.create_game(nickname=first.handle)
         game_uuid, admin = created["game_uuid"], created["player_uuid"]
@@ -304,6 +317,27 @@ class Queue(LadderBase):
             joined = self.games.join(game_uuid, seat.handle)
             seats.append(replace(seat, player_uuid=joined["player_uuid"]))
         self.games.start(game_uuid, admin)
+        return replace(table, seats=tuple(seats), game_uuid=game_uuid, state="playing")
+
+    def _make_match(self, pool: Pool, table: Table, agents: dict[str, str]) -> Table:
+        """A table of another game than Blef, made with the game service's tables' use
+        cases (app/service/matches.py): created with the pool's time limit, joined by the
+        first seat (its admin), then the others (a computer level's seat as the game's
+        built-in agent), started. Its seats are in join order, the table's order."""
+        games, kind = self.games, pool.kind
+        first, *others = table.seats
+        game_uuid = games.create_table(kind, time_limit=pool.time_limit)["game_uuid"]
+        admin = games.join_table(kind, game_uuid, first.handle)["player_uuid"]
+        seats = [replace(first, player_uuid=admin)]
+        for seat in others:
+            agent = agents.get(seat.account_id)
+            if agent is not None:
+                games.seat_agent(kind, game_uuid, admin, agent)
+                seats.append(replace(seat, agent=agent))
+                continue
+            joined = games.join_table(kind, game_uuid, seat.handle)
+            seats.append(replace(seat, player_uuid=joined["player_uuid"]))
+        games.start_table(kind, game_uuid, admin)
         return replace(table, seats=tuple(seats), game_uuid=game_uuid, state="playing")
 
     def _fill(self, pool: Pool) -> list[Table]:
@@ -381,6 +415,11 @@ class Queue(LadderBase):
             self.release_stale()
         self.settle_finished(everything=sweep)
         self.match()
+
+
+def _kind_agent(account: Account, kind: str) -> str:
+    level = next(lv for lv in bots.LEVELS if lv.handle == account.handle)
+    return bots.level_agent(level, kind)
 
 
 def _fill_after(value: object) -> int | None:

@@ -8,9 +8,16 @@ from typing import Final
 
 from app.ladder import bots
 from app.ladder import rating as model
-from app.ladder.base import Body, LadderBase, change_body, own_change, rating_body
+from app.ladder.base import (
+    Body,
+    LadderBase,
+    change_body,
+    own_change,
+    rating_body,
+    where_played,
+)
 from app.ladder.errors import NotRatedGame, UnknownHandle
-from app.ladder.pools import pool_named
+from app.ladder.pools import kind_of_pool, pool_named
 from app.ladder.store import Account, Change, LadderConflict, Result, Seat, Table
 from app.observability import metrics
 from app.service import parse
@@ -213,6 +220,7 @@ class Results(LadderBase):
         if table is None or table.game_uuid is None:
             raise NotRatedGame("game_uuid", game_uuid, "No rated table plays this game")
         result = self.store.result(table.table_id) if table.state == "settled" else None
+        kind = kind_of_pool(table.pool)
         levels = {lv.handle: lv for lv in bots.LEVELS}
         accounts = {s.account_id: self.store.account(s.account_id) for s in table.seats}
         bot = {i: a is not None and a.bot for i, a in accounts.items()}
@@ -220,7 +228,7 @@ class Results(LadderBase):
         if result is not None:
             changes = {c.account_id: c for c in result.changes}
             for seat in table.seats:
-                line: Body = _seat_line(seat, levels, bot[seat.account_id])
+                line: Body = _seat_line(seat, levels, bot[seat.account_id], kind)
                 change = changes.get(seat.account_id)
                 seats.append(
                     {**line, **change_body(change, len(changes))}
@@ -230,6 +238,7 @@ class Results(LadderBase):
             return {
                 "game_uuid": table.game_uuid,
                 "pool": table.pool,
+                **where_played(table),
                 "state": "settled",
                 "seats": seats,
             }
@@ -249,7 +258,7 @@ class Results(LadderBase):
         )
         for seat in table.seats:
             rating = before[seat.account_id]
-            line = {**_seat_line(seat, levels, bot[seat.account_id]), **rating_body(rating)}
+            line = {**_seat_line(seat, levels, bot[seat.account_id], kind), **rating_body(rating)}
             if seat.account_id in stakes:
                 win, loss = stakes[seat.account_id]
                 line |= {"rated": True, "if_first": win, "if_last": loss}
@@ -259,6 +268,7 @@ class Results(LadderBase):
         return {
             "game_uuid": table.game_uuid,
             "pool": table.pool,
+            **where_played(table),
             "state": table.state,
             "seats": seats,
         }
@@ -270,6 +280,8 @@ def _place_of(finished: TableFinished, seat: Seat) -> int:
     if seat.player_uuid is not None:
         uuid = seat.player_uuid  # (the seat's first secret: it may have moved since)
         found = [s.place for s in finished.seats if s.held_by(uuid)]
+    elif finished.kind != "blef":  # seated as the agent the table stored for it
+        found = [s.place for s in finished.seats if s.agent is not None and s.agent == seat.agent]
     else:
         agent = next((lv.agent for lv in bots.LEVELS if lv.handle == seat.handle), seat.agent)
         found = [s.place for s in finished.seats if s.agent is not None and s.agent == agent]
@@ -278,11 +290,11 @@ def _place_of(finished: TableFinished, seat: Seat) -> int:
     return found[0]
 
 
-def _seat_line(seat: Seat, levels: dict[str, bots.Level], bot: bool) -> Body:
+def _seat_line(seat: Seat, levels: dict[str, bots.Level], bot: bool, kind: str) -> Body:
     line: Body = {"handle": seat.handle, "bot": bot or seat.handle in levels}
     level = levels.get(seat.handle)
     if level is not None:
-        line |= {"agent": level.agent, "level": level.name}
+        line |= {"agent": bots.level_agent(level, kind), "level": level.name}
     return line
 
 

@@ -29,7 +29,8 @@ class FinishedSeat:
 
 @dataclass(frozen=True, slots=True)
 class TableFinished:
-    """A finished game: its kind (``"blef"``), its UUID and its seats in order."""
+    """A finished game: its kind (``"blef"``, ``"economancy"``, ``"figgie"``), its UUID
+    and its seats in order (Blef's as the game seated them, another game's in join order)."""
 
     kind: str
     game_uuid: str

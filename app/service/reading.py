@@ -103,14 +103,17 @@ class Reading(UseCases):
         return record_body(doc, [s.data for s in rounds])
 
     def finished(self, game_uuid: str) -> TableFinished:
-        """A finished game as the ladder needs it: each seat's place (Blef's rule: the
-        order its players went out, engine/standings.py) with who sat there (a person's
-        player UUID, an AI player's agent). :class:`GameNotFinished` while it runs."""
+        """A finished game of any kind as the ladder needs it: each seat's place (Blef's
+        rule: the order its players went out, engine/standings.py; another game's: its
+        result's places, ties allowed) with who sat there (a person's player UUID, an AI
+        player's agent). :class:`GameNotFinished` while it runs."""
         from engine.standings import blef_result  # noqa: PLC0415 (the ladder's use only)
 
-        doc = self.writes.load(parse.game_uuid(game_uuid))
+        doc = self.writes.load(parse.game_uuid(game_uuid), kind=None)
         if doc.status != Status.FINISHED.value:
             raise GameNotFinished
+        if doc.kind != "blef":
+            return _match_finished(doc)
         rounds = [RoundRecord.from_dict(s.data) for s in self.store.load_rounds(doc.game_uuid)]
         places = blef_result(rounds).places
         facts = doc.facts
@@ -208,6 +211,29 @@ def _read_cursor(cursor: str) -> tuple[float, str]:
     if not math.isfinite(position[0]):
         raise InvalidParameter("cursor", cursor, "Not a cursor this service gave")
     return position
+
+
+def _match_finished(doc: GameDoc) -> TableFinished:
+    """A finished table of another game than Blef: its result's places (the game's own
+    rule, engine/protocol.py ``Result``), seat by seat in join order."""
+    from engine.match import Match  # noqa: PLC0415 (the ladder's use only)
+
+    match = Match.from_dict(doc.state)
+    result = match.result()
+    if result is None:
+        raise GameNotFinished
+    table = match.table
+    return TableFinished(
+        doc.kind,
+        doc.game_uuid,
+        tuple(
+            FinishedSeat(place, secret, agent, _keys(doc, secret))
+            for place, nickname, agent in zip(
+                result.places, table.nicknames, table.ai_agents, strict=True
+            )
+            for secret in [None if agent is not None else doc.player_uuids.get(nickname)]
+        ),
+    )
 
 
 def _keys(doc: GameDoc, secret: str | None) -> frozenset[str]:

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { FILL_CHOICES, FILL_DEFAULT, fillCountdown, lookingLine, noLongerLooking } from "../../app/web/static/ladder.js";
+import { FILL_CHOICES, FILL_DEFAULT, fillCountdown, lookingLine, noLongerLooking, tableHref } from "../../app/web/static/ladder.js";
 
 test("the fill offered first is one of the choices, a minute", () => {
   assert.equal(FILL_DEFAULT, "60");
@@ -32,4 +32,11 @@ test("a page looking no more says why: dropped, or a table called off by someone
   assert.equal(noLongerLooking(off(["bolek"]), "ania"), "Your rated table was called off because bolek never came to it. It does not count: nobody's rating changed.");
   assert.equal(noLongerLooking(off(["ania"]), "ania"), "Your rated table was called off because you did not open it in time. It does not count: nobody's rating changed.");
   assert.equal(noLongerLooking(off(["b", "c"]), "ania"), "Your rated table was called off because b, c never came to it. It does not count: nobody's rating changed.");
+});
+
+test("a seat at a rated table goes to Blef's table, or to the table of the game the answer names", () => {
+  const uuid = "0b6b1a7e-2f55-4a4b-9d1c-3c1f0e0d2a11";
+  assert.equal(tableHref({ state: "seated", game_uuid: uuid, pool: "standard-2" }), `#/game/${uuid}`);
+  assert.equal(tableHref({ state: "seated", game_uuid: uuid, kind: "figgie", path: `/figgie/games/${uuid}` }), `#/figgie/${uuid}`);
+  assert.equal(tableHref({ state: "seated", game_uuid: uuid, kind: "economancy" }), `#/economancy/${uuid}`);
 });

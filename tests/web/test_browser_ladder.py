@@ -326,3 +326,34 @@ def test_a_person_chooses_when_computer_players_may_fill_the_table_and_the_choic
     assert bodies[-1] == {"pool": "standard-3-8"}
     assert page.locator("#fill-line").count() == 0
     page.get_by_role("button", name="Cancel").click()
+
+
+def test_the_rated_panel_offers_the_pools_of_every_game_and_their_boards_open(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page(390, 844)
+    with_axe(page)
+    bodies: list[Any] = []
+    page.on(
+        "request",
+        lambda r: (
+            bodies.append(r.post_data_json)
+            if r.method == "POST" and r.url.endswith("/ladder/queue")
+            else None
+        ),
+    )
+    _make_account(page, server.url, "Marketeer")
+    for title in ("Economancy, 2 players", "Economancy, 3–4 players", "Figgie, 4–5 players"):
+        page.get_by_role("radio", name=re.compile(f"^{title}")).wait_for()
+    page.get_by_role("radio", name=re.compile("^Figgie, 4–5 players")).check()
+    page.get_by_role("button", name="Find a rated game").click()
+    page.get_by_role("button", name="Cancel").wait_for()
+    assert [b["pool"] for b in bodies] == ["figgie-4-5"]
+    assert axe_violations(page) == []
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_role("button", name="Find a rated game").wait_for()
+    page.goto(server.url + "/#/ladder/figgie-4-5")
+    page.get_by_role("navigation", name="Pools").get_by_role(
+        "link", name=re.compile("Figgie")
+    ).wait_for()
+    assert axe_violations(page) == []

@@ -135,6 +135,10 @@ class LastResult(BaseModel):
     absent: list[str] | None = Field(None, description="With `called_off`: who never came")
 
 
+WHERE_KIND = "Seated at a pool of another game than Blef: its game; absent for Blef's pools"
+WHERE_PATH = "With `kind`: where the table is read and played, `/{kind}/games/{uuid}`"
+
+
 class QueueStatus(BaseModel):
     state: str = Field(description="`idle`, `waiting`, `forming` or `seated`")
     pool: str | None = None
@@ -143,6 +147,8 @@ class QueueStatus(BaseModel):
     player_uuid: str | None = Field(
         None, description="Your seat's secret in the game (told to you only)"
     )
+    kind: str | None = Field(None, description=WHERE_KIND)
+    path: str | None = Field(None, description=WHERE_PATH)
     last_result: LastResult | None = Field(
         None, description="When idle: your last rated game's place and rating change"
     )
@@ -162,14 +168,6 @@ class QueueStatus(BaseModel):
         None, description="A leave that came after your table formed: you are seated"
     )
     message: str | None = Field(None, description="With `too_late`: what happened, in words")
-
-
-class PoolInfo(BaseModel):
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    time_limit: int
 
 
 class BoardRow(RatingLine):
@@ -286,22 +284,6 @@ ACCOUNT_ERRORS = {
 }
 READ = errors(400, 401)
 CHANGE = errors(400, 401, 409, 413, 422)
-
-
-@router.get("/pools", response_model=list[PoolInfo], summary="The rating pools")
-def pools() -> list[Body]:
-    from app.ladder.pools import POOLS  # noqa: PLC0415
-
-    return [
-        {
-            "name": p.name,
-            "title": p.title,
-            "min_players": p.min_players,
-            "max_players": p.max_players,
-            "time_limit": p.time_limit,
-        }
-        for p in POOLS
-    ]
 
 
 class HandleRules(BaseModel):
@@ -519,9 +501,13 @@ class Event(BaseModel):
         None, description="game_started, your_turn: your seat's secret (told to you only)"
     )
     pool: str | None = None
+    kind: str | None = Field(None, description=WHERE_KIND)
+    path: str | None = Field(None, description=WHERE_PATH)
     version: int | None = Field(None, description="your_turn: the game's version")
     state: dict[str, Any] | None = Field(
-        None, description="your_turn: your view of the game, as GET /games/{game_uuid} shows it"
+        None,
+        description="your_turn: your view of the game, as GET /games/{game_uuid} shows it (a"
+        " table of another game: as its `path` shows it, with `your_turn` true)",
     )
     place: int | None = None
     of: int | None = None

@@ -1,6 +1,7 @@
 """A rated game's table (app/ladder/results.py ``rated_table``): each seat's rating and what
 it stands to win or lose while the game is played, each seat's place and change once it is
-settled. Public, as the game itself is to anyone who has its link."""
+settled. Public, as the game itself is to anyone who has its link. And the pools, each with
+the game its tables play."""
 
 from __future__ import annotations
 
@@ -12,6 +13,18 @@ from app.api.routes.common import Body, errors
 from app.api.routes.ladder import DISPLAY_DOC, LadderDep
 
 router = APIRouter(prefix="/ladder", tags=["ladder"], route_class=BlockingRoute)
+
+
+class PoolInfo(BaseModel):
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    time_limit: int
+    kind: str = Field(
+        description="The game the pool's tables play: `blef` (at `/games/{uuid}`),"
+        " `economancy` or `figgie` (at `/{kind}/games/{uuid}`)"
+    )
 
 
 class RatedSeat(BaseModel):
@@ -43,6 +56,10 @@ class RatedSeat(BaseModel):
 class RatedTable(BaseModel):
     game_uuid: str
     pool: str
+    kind: str | None = Field(
+        None, description="A pool of another game than Blef: the game; absent for Blef's"
+    )
+    path: str | None = Field(None, description="With `kind`: the table, `/{kind}/games/{uuid}`")
     state: str = Field(description="`playing` or `settled`")
     seats: list[RatedSeat] = Field(description="In the order the table was formed")
 
@@ -56,3 +73,20 @@ class RatedTable(BaseModel):
 )
 def rated_table(game_uuid: str, ladder: LadderDep) -> Body:
     return ladder.rated_table(game_uuid)
+
+
+@router.get("/pools", response_model=list[PoolInfo], summary="The rating pools")
+def pools() -> list[Body]:
+    from app.ladder.pools import POOLS  # noqa: PLC0415
+
+    return [
+        {
+            "name": p.name,
+            "title": p.title,
+            "min_players": p.min_players,
+            "max_players": p.max_players,
+            "time_limit": p.time_limit,
+            "kind": p.kind,
+        }
+        for p in POOLS
+    ]

@@ -3,7 +3,7 @@
 // of the page while you are seated at a rated table you are not looking at.
 import { useEffect, useState } from "./hooks.js";
 import { api, keepSeat, seatOf } from "./api.js";
-import { ACCOUNT_CHANGED, accountOf, points, shown } from "./ladder.js";
+import { ACCOUNT_CHANGED, accountOf, points, shown, tableHref } from "./ladder.js";
 import { html } from "./ui.js";
 
 /** The rating the header shows: the pool the account has played most ({display,
@@ -69,14 +69,14 @@ export function RatedInPlay({ route }) {
       if (data.state === "seated" && data.game_uuid) {
         // (a seat already kept here may have moved to this browser since: never replaced)
         if (!seatOf(data.game_uuid)) keepSeat(data.game_uuid, { player_uuid: data.player_uuid, nickname: account.handle, rated: data.pool });
-        setGame(data.game_uuid);
+        setGame({ game: data.game_uuid, href: tableHref(data) });
       } else setGame(null);
     }).catch(() => {});
     look();
     const timer = setInterval(look, 15000);
     return () => { alive = false; clearInterval(timer); };
   }, [secret, route]);
-  if (!game || (route.name === "game" && route.game === game)) return null;
+  if (!game || ((route.name === "game" || route.name === "table") && route.game === game.game)) return null;
   return html`<p class="notice in-play" id="rated-in-play-top" role="status">You have a rated game in play.${" "}
-    <a href=${`#/game/${game}`}>Go to your table</a>.</p>`;
+    <a href=${game.href}>Go to your table</a>.</p>`;
 }

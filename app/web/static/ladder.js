@@ -14,6 +14,9 @@ export const ACCOUNT_CHANGED = "blef:account-changed";
 export const POOLS = [
   { name: "standard-2", title: "standard, 2 players", min_players: 2, max_players: 2 },
   { name: "standard-3-8", title: "standard, 3–8 players", min_players: 3, max_players: 8 },
+  { name: "economancy-2", title: "Economancy, 2 players", min_players: 2, max_players: 2, kind: "economancy" },
+  { name: "economancy-3-4", title: "Economancy, 3–4 players", min_players: 3, max_players: 4, kind: "economancy" },
+  { name: "figgie-4-5", title: "Figgie, 4–5 players", min_players: 4, max_players: 5, kind: "figgie" },
 ];
 
 /** The account this browser holds: {handle, secret, device}, or null (`device`: the secret is
@@ -150,6 +153,12 @@ export function historySeries(games, poolNames) {
 }
 
 /** A pool's title from its name. */
+/** Where a seated rated table is: Blef's at #/game/<uuid>, another game's (the answer's
+ * `kind`) at #/<kind>/<uuid>. */
+export function tableHref(seat) {
+  return seat.kind ? `#/${seat.kind}/${seat.game_uuid}` : `#/game/${seat.game_uuid}`;
+}
+
 export function poolTitle(name, pools = POOLS) {
   const p = pools.find((q) => q.name === name);
   return p ? p.title : name;
@@ -271,7 +280,7 @@ export function createRated(changed) {
     if (!go) return;
     document.title = "● Your table is ready · Blef";
     announce("A rated game is ready: going to your table.");
-    location.hash = `#/game/${data.game_uuid}`;
+    location.hash = tableHref(data);
   }
 
   function startPolling() {

@@ -8,7 +8,7 @@ import { words } from "./errors.js";
 import {
   ACCOUNT_CHANGED, accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, fillCountdown, lookingLine, makeAccount, noLongerLooking, passkeyCancelled,
   passkeysHere, passkeysOf, points, POOLS, poolTitle, queueBody, resultLine, shown, shownChange, signIn, signInWithPasskey, signOutHere,
-  waitingLine, waitWords, WIDENING,
+  waitingLine, waitWords, WIDENING, tableHref,
 } from "./ladder.js";
 import { announce, fail, html, toast } from "./ui.js";
 import { AccountName, NAME_REFUSALS } from "./accountname.js";
@@ -241,7 +241,7 @@ function FindRated({ s, actions, waiting }) {
         ${q.fill_after !== undefined ? html`<p class="muted small" id="fill-line">Computer players of your strength fill the table after ${waitWords(q.fill_after)} if not enough people are found.</p>` : null}` : null}
     </div>
     ${waiting || s.tooLate ? null
-      : seatedElsewhere ? html`<p class="notice" id="rated-in-play">You have a rated game in play. <a href=${`#/game/${q.game_uuid}`}>Go to your table</a>.</p>`
+      : seatedElsewhere ? html`<p class="notice" id="rated-in-play">You have a rated game in play. <a href=${tableHref(q)}>Go to your table</a>.</p>`
       : html`<button id="find-rated" class="primary big" disabled=${s.busy} onClick=${actions.find}>Find a rated game</button>
         <p class="muted small">You play as ${s.account.handle}; the page takes you to the table as soon as the others are found. Keep this page open while you wait: a page closed or asleep for ${ABSENT_WORDS} leaves the queue.</p>`}
     ${s.problem && !waiting ? html`<p class="problem" id="rated-problem">${s.problem}</p>` : null}

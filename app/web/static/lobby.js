@@ -19,7 +19,7 @@ const QUICK_MAX_CARDS = 4;
 function levelRating(level) {
   if (!level) return "";
   const parts = Object.entries(level.ratings).map(([pool, r]) =>
-    r.rated === false ? null : `${points(shown(r))} in ${pool === "standard-2" ? "2-player" : "3–8-player"} games (${r.games} rated)`);
+    r.rated === false ? null : `${points(shown(r))} in ${pool === "standard-2" ? "2-player" : pool === "standard-3-8" ? "3–8-player" : pool} games (${r.games} rated)`);
   const rated = parts.filter(Boolean);
   return rated.length ? `Rating ${rated.join(", ")}.` : "Not rated yet: its rating comes from the rated games it plays.";
 }
