@@ -76,7 +76,12 @@ def _figgie_move() -> Chooser:
 
 
 def play_to_the_end(
-    client: TestClient, kind: str, choose: Chooser, wait: Callable[[float], None]
+    client: TestClient,
+    kind: str,
+    choose: Chooser,
+    wait: Callable[[float], None],
+    seats_wanted: int | None = None,
+    seen: Callable[[dict[str, Any]], None] = lambda _table: None,
 ) -> tuple[str, dict[str, Any]]:
     """What a bot author writes from the contract alone, the same for every game: make a
     table, seat the fewest players the game takes, start, then poll each seat and move when
@@ -88,7 +93,7 @@ def play_to_the_end(
     game = created.json()["game_uuid"]
     url = f"/{kind}/games/{game}"
     seats = []
-    for n in range(info["min_seats"]):
+    for n in range(seats_wanted or info["min_seats"]):
         joined = client.post(f"{url}/join", json={"nickname": f"bot{n}"})
         assert joined.status_code == 200, joined.text
         assert joined.json()["seat"] == n
@@ -111,6 +116,7 @@ def play_to_the_end(
                         wait(float(r.headers["Retry-After"]))
                         continue
                     assert r.status_code == 200, r.text
+                    seen(r.json())
                     moved = True
         if not moved:
             wait(60)
@@ -145,6 +151,22 @@ def test_blef_describes_itself_as_every_game_does(client: TestClient) -> None:
     assert (info["name"], info["min_seats"], info["max_seats"]) == ("blef", 2, 8)
     assert info["rules"]["deck_size"] == 24
     assert {"random", "probabilist", "bayesian"} <= set(info["agents"])
+
+
+def test_a_blef_result_places_the_seats_in_the_order_they_went_out_of_three(
+    timed: tuple[TestClient, LocalClock], fake_clock: FakeClock
+) -> None:
+    client, _clock = timed
+    out: list[int] = []
+
+    def note(table: dict[str, Any]) -> None:
+        out.extend(s for s, n in enumerate(table["view"]["cards"]) if n == 0 and s not in out)
+
+    _game, final = play_to_the_end(client, "blef", _blef_move, fake_clock.advance, 3, note)
+    places = final["result"]["places"]
+    assert len(out) == 2
+    assert (places[out[0]], places[out[1]]) == (3, 2)
+    assert places.count(1) == 1
 
 
 def test_a_blef_result_places_the_seats_in_the_order_they_went_out(
@@ -274,3 +296,22 @@ def test_the_adversary_gets_blefs_refusals_in_the_tables_conventions(client: Tes
     refused(422, "idempotency_key_reused", move({"action_id": 5}, **key))
     refused(409, "illegal_action", move({"action_id": 2}, waiter))  # lower than the bet
     assert move(7, waiter).status_code == 200  # the bare action id is a move too
+
+
+def test_a_blef_table_made_with_a_time_limit_takes_the_round_from_a_slow_seat(
+    timed: tuple[TestClient, LocalClock], fake_clock: FakeClock
+) -> None:
+    client, clock = timed
+    game = client.post("/blef/games", json={"time_limit": 10}).json()["game_uuid"]
+    url = f"/blef/games/{game}"
+    ann = client.post(f"{url}/join", json={"nickname": "ann"}).json()["player_uuid"]
+    client.post(f"{url}/join", json={"nickname": "bob"})
+    table = client.post(f"{url}/start", headers=bearer(ann)).json()
+    slow = table["turn"]["seats"][0]
+    assert table["turn"]["deadline"] == fake_clock.now + 10
+    assert client.get(f"/games/{game}").json()["time_limit"] == 10
+    fake_clock.advance(11)
+    clock.run_until_idle()
+    after = client.get(url).json()
+    assert {"kind": "round_ended", "seat": slow, "round": 1} in after["events"]
+    assert after["view"]["cards"][slow] == 2
