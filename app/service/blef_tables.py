@@ -133,8 +133,8 @@ class BlefTables(Lobby, Table, Play, Matches):
         with _as_table():
             secret = str(self.join(game_uuid, nickname, idempotency_key)["player_uuid"])
             doc = self.writes.load(parse.game_uuid(game_uuid))
-        game = Game.from_dict(doc.state)
-        return {"player_uuid": secret, "seat": game.seat_of(nickname_of(doc, secret))}
+            seat = Game.from_dict(doc.state).seat_of(nickname_of(doc, secret))
+        return {"player_uuid": secret, "seat": seat}
 
     def leave_table(
         self, kind: str, game_uuid: str, secret: str | None, idempotency_key: str | None = None

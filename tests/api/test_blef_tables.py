@@ -315,3 +315,18 @@ def test_a_blef_table_made_with_a_time_limit_takes_the_round_from_a_slow_seat(
     after = client.get(url).json()
     assert {"kind": "round_ended", "seat": slow, "round": 1} in after["events"]
     assert after["view"]["cards"][slow] == 2
+
+
+def test_a_retried_blef_create_and_join_answer_the_first_table_and_seat(
+    client: TestClient,
+) -> None:
+    key = {"Idempotency-Key": str(uuid.uuid4())}
+    first = client.post("/blef/games", json={"public": True}, headers=key).json()
+    assert client.post("/blef/games", json={"public": True}, headers=key).json() == first
+    other = client.post("/blef/games", json={"public": False}, headers=key)
+    assert (other.status_code, other.json()["code"]) == (422, "idempotency_key_reused")
+    url = f"/blef/games/{first['game_uuid']}"
+    join = {"Idempotency-Key": str(uuid.uuid4())}
+    seat = client.post(f"{url}/join", json={"nickname": "ann"}, headers=join).json()
+    assert client.post(f"{url}/join", json={"nickname": "ann"}, headers=join).json() == seat
+    assert [s["nickname"] for s in client.get(url).json()["seats"]] == ["ann"]
