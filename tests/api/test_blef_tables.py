@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.api.main import create_app
 from app.clock.local import LocalClock
@@ -330,3 +332,30 @@ def test_a_retried_blef_create_and_join_answer_the_first_table_and_seat(
     seat = client.post(f"{url}/join", json={"nickname": "ann"}, headers=join).json()
     assert client.post(f"{url}/join", json={"nickname": "ann"}, headers=join).json() == seat
     assert [s["nickname"] for s in client.get(url).json()["seats"]] == ["ann"]
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner),
+    max_leaves=6,
+)
+
+
+def _names_an_action(body: Any) -> bool:
+    value = body.get("action_id") if isinstance(body, dict) and len(body) == 1 else body
+    return type(value) is int
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=_JSON.filter(lambda body: not _names_an_action(body) and body is not None))
+def test_any_body_that_names_no_action_id_is_malformed_and_changes_nothing(
+    client: TestClient, body: Any
+) -> None:
+    game = client.post("/blef/games", json={}).json()["game_uuid"]
+    url = f"/blef/games/{game}"
+    seats = [client.post(f"{url}/join", json={"nickname": n}).json() for n in ("ann", "bob")]
+    table = client.post(f"{url}/start", headers=bearer(seats[0]["player_uuid"])).json()
+    mover = seats[0] if table["your_turn"] else seats[1]
+    r = client.post(f"{url}/move", headers=bearer(mover["player_uuid"]), json=body)
+    assert (r.status_code, r.json()["code"]) == (422, "malformed_move"), r.text
+    assert client.get(url).json()["version"] == table["version"]
