@@ -63,7 +63,8 @@ MAX_LISTED: Final = 50
 
 
 def hosted(kind: str) -> str:
-    """``kind`` if it is a game hosted at the tables' routes, else :class:`UnknownGameKind`."""
+    """``kind`` if these use cases serve it (every game but Blef, whose tables are
+    app/service/blef_tables.py's), else :class:`UnknownGameKind`."""
     if kind not in KINDS or kind == BLEF:
         hosted = ", ".join(KINDS)
         raise UnknownGameKind(f"No game called {kind[:40]!r} is hosted here; the games: {hosted}")
