@@ -105,6 +105,63 @@ class RemoveTable(BaseModel):
     nickname: str = Field(min_length=1, max_length=MAX_NICKNAME_LENGTH)
 
 
+# ---------------------------------------------------------------------- Blef
+
+
+class BlefRules(BaseModel):
+    deck_size: Literal[24, 32] = Field(default=24, description="24: 9 .. A; 32: 7 .. A")
+    jokers: int = Field(default=0, description="Jokers in the deck")
+    blanks: int = Field(default=0, description="Blank cards in the deck")
+    common_cards: int = Field(default=0, description="Cards dealt face up to everyone")
+    max_cards: int = Field(default=0, description="The most cards a player may hold; 0: the deck's")
+    initial_cards: int | str | None = Field(
+        default=None, description="What each player holds in round 1 (see the guide)"
+    )
+
+
+class BlefCard(BaseModel):
+    value: int
+    colour: int
+
+
+class BlefView(BaseModel):
+    """Blef's view for one seat, by seat (Blef's seating order, drawn at the start): the
+    card counts, the round's bets, your hand (every hand and the seed once finished)."""
+
+    round_number: int
+    max_cards: int
+    cards: list[int] = Field(description="Each seat's number of cards (0: out)")
+    hands: dict[str, list[BlefCard]] = Field(description="The hands you may see, by seat")
+    common_hand: list[BlefCard]
+    current: int | None = Field(description="The seat to move")
+    history: list[list[int]] = Field(description="The round's moves: [seat, action_id]")
+    commitment: str | None
+    legal_actions: list[int] | None = Field(
+        default=None, description="Your legal action ids, when it is your turn"
+    )
+    seed: str | None = Field(default=None, description="Once finished: the last round's seed")
+
+
+_BLEF_MOVE: Final = {
+    "description": "An action id: 0 .. n_bets - 1 a bet, the check after them (88 with 24"
+    ' cards, 140 with 32), as {"action_id": N} (the body of /games/{uuid}/play) or the bare'
+    " integer N.",
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {"action_id": {"type": "integer"}},
+            "required": ["action_id"],
+            "additionalProperties": False,
+        },
+        {"type": "integer"},
+    ],
+}
+
+
+class BlefMove(RootModel[Annotated[Any, WithJsonSchema(_BLEF_MOVE)]]):
+    """A Blef move (see the schema's description)."""
+
+
 # ---------------------------------------------------------------------- Economancy
 
 
@@ -312,6 +369,12 @@ class GameSchemas(BaseModel):
 
 
 SCHEMAS: Final = {
+    "blef": GameSchemas(
+        title="Blef",
+        move=BlefMove,
+        table=_table(BlefView, "Blef"),
+        info=_info(BlefRules, "Blef"),
+    ),
     "economancy": GameSchemas(
         title="Economancy",
         move=EconomancyMove,

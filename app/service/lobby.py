@@ -3,6 +3,7 @@ it public or private, set the move time limit, change the rules, start."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -33,6 +34,7 @@ from app.service.writes import (
 from app.store.base import Conflict, GameDoc
 from engine import errors as rules
 from engine.game import Game, Status
+from engine.rules import CLASSIC, Rules
 
 NOBODY = ""
 """Who asks when a UUID names no player: no nickname is empty, so the engine's admin check
@@ -63,6 +65,10 @@ class Lobby(UseCases):
         idempotency_key: str | None = None,
         nickname: str | None = None,
         team: object = None,
+        *,
+        rules: Rules | None = None,
+        public: bool = False,
+        time_limit: int = 0,
     ) -> Body:
         """A new game in the lobby, with a random UUID; with a ``nickname``, created with that
         player already seated (in ``team``, if given) as its admin, in one write, answering
@@ -80,11 +86,15 @@ class Lobby(UseCases):
             refuse_profane(name)
         key = None if idempotency_key is None else parse.strong_key(idempotency_key)
         request = fingerprint("create", name or "", str(side))
+        if rules is not None or public or time_limit:  # the tables' create (blef_tables.py)
+            chosen = json.dumps(None if rules is None else rules.to_dict(), sort_keys=True)
+            request = fingerprint(request, chosen, str(public), str(time_limit))
         if key is not None:
             earlier = self.store.find_create_key(key_hash(key))
             if earlier is not None:
                 return self._keyed_game(earlier, key, request, name)
-        game = Game()
+        game = Game(rules=rules or CLASSIC)
+        game.table.public = public
         player_uuids = {}
         if name is not None:
             game.join(name, team=side)
@@ -100,6 +110,7 @@ class Lobby(UseCases):
             created_at=now,
             last_modified=now,
             expires_at=int(now) + self.settings.game_ttl_seconds,
+            time_limit=time_limit,
         )
         body = _created(doc, name)
         if key is not None:  # the first answer, kept with the game for its replays

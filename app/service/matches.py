@@ -63,14 +63,15 @@ MAX_LISTED: Final = 50
 
 
 def hosted(kind: str) -> str:
-    """``kind`` if it is a game hosted at the tables' routes, else :class:`UnknownGameKind`."""
+    """``kind`` if these use cases serve it (every game but Blef, whose tables are
+    app/service/blef_tables.py's), else :class:`UnknownGameKind`."""
     if kind not in KINDS or kind == BLEF:
-        hosted = ", ".join(k for k in KINDS if k != BLEF)
+        hosted = ", ".join(KINDS)
         raise UnknownGameKind(f"No game called {kind[:40]!r} is hosted here; the games: {hosted}")
     return kind
 
 
-def _secret(value: str | None) -> str:
+def secret_of(value: str | None) -> str:
     if value is None or value == "":
         raise SeatSecretRefused("Send your seat's secret as Authorization: Bearer <player_uuid>")
     try:
@@ -149,7 +150,7 @@ class Matches(UseCases):
         match = Match.from_dict(doc.state)
         seat = None
         if secret is not None and secret != "":
-            seat = _seat_of(doc, match, _secret(secret))[1]
+            seat = _seat_of(doc, match, secret_of(secret))[1]
         return table_body(doc, match, seat)
 
     # ------------------------------------------------------------------ the lobby
@@ -242,7 +243,7 @@ class Matches(UseCases):
     def leave_table(
         self, kind: str, game_uuid: str, secret: str | None, idempotency_key: str | None = None
     ) -> Body:
-        player = _secret(secret)
+        player = secret_of(secret)
 
         def leave(doc: GameDoc, match: Match) -> Outcome:
             nickname, _seat = _seat_of(doc, match, player)
@@ -264,7 +265,7 @@ class Matches(UseCases):
         ready: bool,
         idempotency_key: str | None = None,
     ) -> Body:
-        player = _secret(secret)
+        player = secret_of(secret)
 
         def set_ready(doc: GameDoc, match: Match) -> Outcome:
             nickname, seat = _seat_of(doc, match, player)
@@ -279,7 +280,7 @@ class Matches(UseCases):
         self, kind: str, game_uuid: str, secret: str | None, idempotency_key: str | None = None
     ) -> Body:
         """The admin starts: the game is set up for the seats in join order."""
-        player = _secret(secret)
+        player = secret_of(secret)
 
         def start(doc: GameDoc, match: Match) -> Outcome:
             nickname, seat = _seat_of(doc, match, player)
@@ -298,7 +299,7 @@ class Matches(UseCases):
     ) -> Body:
         """The admin seats a built-in computer player (``Name_(AI)``)."""
         hosted(kind)
-        player = _secret(secret)
+        player = secret_of(secret)
         if agent is None or agent == "":
             raise InvalidParameter("agent", agent, "Name a built-in agent: " + _agents(kind))
         try:
@@ -326,7 +327,7 @@ class Matches(UseCases):
         idempotency_key: str | None = None,
     ) -> Body:
         """The admin removes another player, person or computer, from the lobby."""
-        player = _secret(secret)
+        player = secret_of(secret)
         name = parse.player_name(nickname)
 
         def remove(doc: GameDoc, match: Match) -> Outcome:
@@ -352,7 +353,7 @@ class Matches(UseCases):
         """The Bearer's seat makes ``move`` (the game's move JSON); answers the table as it
         sees it after the move. Refused as the game refuses it (nothing changes)."""
         hosted(kind)
-        player = _secret(secret)
+        player = secret_of(secret)
         with refusals():
             definition(kind).parse_move(move)  # malformed input is refused before any read
         tries = [0]

@@ -18,6 +18,8 @@ app/service/matches.py  tables of any other game: game_info, list_tables, table,
                         create_table, join_table, leave_table, ready_table,
                         start_table, seat_agent, remove_from_table, move
 app/service/match_due.py  advance_match (what time does at those tables)
+app/service/blef_tables.py  the same verbs for Blef at ``/blef/games/...``, mapped onto
+                        the use cases above (a game made there is the same at /games)
 ======================  ===============================================================
 
 Every change goes through app/service/writes.py. The service takes and returns plain values;
@@ -30,6 +32,7 @@ is its own version that clients see.
 
 from __future__ import annotations
 
+from app.service.blef_tables import BlefTables
 from app.service.due import WhenDue
 from app.service.lobby import Lobby
 from app.service.matches import Matches
@@ -40,6 +43,6 @@ from app.service.rematch import Rematch
 from app.service.table import Table
 
 
-class GameService(Lobby, Rematch, Moving, Table, Play, Reading, WhenDue, Matches):
+class GameService(BlefTables, Lobby, Rematch, Moving, Table, Play, Reading, WhenDue, Matches):
     """The use cases of every area (see the module docstring); built with a store and the
     settings, and ``clock``, ``new_uuid``, ``seed_source``, ``agent_factory`` for tests."""

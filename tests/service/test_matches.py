@@ -134,8 +134,8 @@ def test_the_adversary_is_refused_at_every_door(service: GameService) -> None:
     bob = service.join_table("economancy", game, "bob")["player_uuid"]
     with pytest.raises(UnknownGameKind):
         service.create_table("chess")
-    with pytest.raises(UnknownGameKind):
-        service.create_table("blef")  # Blef has its own routes
+    with pytest.raises(TableNotFound):
+        service.table("blef", game, None)  # an Economancy table is no Blef game
     with pytest.raises(TableNotFound):
         service.table("figgie", game, None)  # a table of another kind is not found
     with pytest.raises(SeatSecretRefused):

@@ -1,10 +1,11 @@
-"""Tables of any game but Blef: ``/{game}`` and ``/{game}/games/...``, one set of routes per
-game (app/api/table_schemas.py: its own move, view and rules schemas in the OpenAPI
+"""Tables of every game, Blef included: ``/{game}`` and ``/{game}/games/...``, one set of
+routes per game (app/api/table_schemas.py: its own move, view and rules schemas in the OpenAPI
 document), made in a loop over the hosted games. A seat's secret travels as
 ``Authorization: Bearer <player_uuid>``; every write honours ``Idempotency-Key``.
 
-A game that is not hosted answers ``404 unknown_game_kind`` on its ``/games`` routes.
-See api_docs/tables.md.
+Blef's tables are its established games (app/service/blef_tables.py): one made here is
+the same game at ``/games/{uuid}``. A game that is not hosted answers
+``404 unknown_game_kind`` on its ``/games`` routes. See api_docs/tables.md.
 """
 
 # No ``from __future__ import annotations``: each game's move model is a local of the loop
