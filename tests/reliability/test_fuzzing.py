@@ -232,8 +232,9 @@ def aim(case: Any, choice: Aim, fuzzed: Fuzzed) -> None:
             case.query = {**case.query, "expected_version": str(doc.version)}
         secrets = sorted(doc.player_uuids.values())
         current = doc.state.get("current")
-        if current is not None and choice.to_move:
-            secrets = [doc.player_uuids[doc.state["players"][current]["nickname"]]]
+        to_move = None if current is None else doc.state["players"][current]["nickname"]
+        if to_move in doc.player_uuids and choice.to_move:  # a person to move (not an AI)
+            secrets = [doc.player_uuids[to_move]]
             legal = Game.from_dict(doc.state).legal_actions()
             if choice.legal and legal:
                 action = legal[choice.reader % min(3, len(legal))]
