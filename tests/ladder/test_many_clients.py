@@ -23,6 +23,9 @@ from tests.ladder.recompute import assert_ratings_recomputed
 ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")
 PER_ADDRESS = 4
 SESSIONS = 3
+BLEF_POOLS = [name for name, pool in BY_NAME.items() if pool.blef]
+"""The pools these clients play: Blef's (they bet and resign; other games' pools have tests
+of their own, tests/ladder/test_kind_pools_http.py)."""
 
 
 def client(base: str, address: str, index: int, errors: list[str]) -> None:
@@ -40,7 +43,7 @@ def client(base: str, address: str, index: int, errors: list[str]) -> None:
             assert http.post("/ladder/me/bot", headers=me).json()["bot"] is True
         cursor = http.get("/ladder/events?wait=0", headers=me).json()["cursor"]
         for _ in range(SESSIONS):
-            body: dict[str, Any] = {"pool": rng.choice(list(BY_NAME))}
+            body: dict[str, Any] = {"pool": rng.choice(BLEF_POOLS)}
             if not bot and rng.random() < 0.5:
                 body["fill_after"] = rng.choice([0, 1, 2])
             joined = http.post("/ladder/queue", json=body, headers=me)
