@@ -56,8 +56,8 @@ def _play_one(page: Any, seen: set[str]) -> bool:
     dock = page.locator(".econ-dock")
     if not dock.is_visible():
         return False
-    title = dock.locator("#dock-title").inner_text(timeout=2000)
     try:
+        title = dock.locator("#dock-title").inner_text(timeout=2000)
         if "invest" in title:
             seen.add("invest")
             box = page.locator("#invest-amount")
