@@ -121,7 +121,8 @@ def test_a_cancel_that_comes_after_the_table_formed_is_told_in_words_not_taken_t
 
     page.get_by_role("button", name="Cancel").click()
 
-    page.get_by_text("Too late to cancel: your table was formed").wait_for()
+    # Said on the page and, for a screen reader, in the announcer: the one a person sees.
+    page.locator("main").get_by_text("Too late to cancel: your table was formed").first.wait_for()
     assert page.get_by_role("button", name="Go to your table").is_visible()
     assert "#/game/" not in page.url, "not taken silently to the table"
     expect(page).to_have_title("● Your table is ready · Blef")
