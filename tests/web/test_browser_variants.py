@@ -111,7 +111,7 @@ def test_the_host_sets_32_cards_a_joker_and_a_common_card_and_everyone_plays_the
     watcher = new_page()
     watcher.goto(f"{server.url}/#/game/{game}")
     for page in (alice, bob, watcher):
-        common = page.get_by_role("group", name="Common cards")
+        common = page.get_by_role("group", name="Common cards", exact=True)
         common.wait_for()
         assert common.get_by_role("img").count() == 1
     running = state(alice, server.url, game)
@@ -197,7 +197,7 @@ def test_a_phone_shows_a_32_card_table_with_a_joker_and_common_cards(
         [game, token],
     )
     page.goto(f"{server.url}/#/game/{game}")
-    page.get_by_role("group", name="Common cards").wait_for()
+    page.get_by_role("group", name="Common cards", exact=True).wait_for()
     joker = page.get_by_role("img", name="joker", exact=True).first
     joker.wait_for()
     assert "joker" in joker.inner_text().lower()
