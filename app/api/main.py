@@ -25,8 +25,8 @@ from app.api.routes import (
     watch,
     web,
 )
-from app.config.logs import configure_logging, on_lambda
 from app.config.settings import Settings, get_settings
+from app.observability.logs import configure_logging, on_lambda
 from app.service import GameService
 
 DESCRIPTION = """\

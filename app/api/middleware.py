@@ -14,7 +14,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.config.logs import game_id, game_tag, request_id
+from app.observability.logs import game_id, game_tag, request_id
 
 log = logging.getLogger("blef.access")
 _SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,64}")

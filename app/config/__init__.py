@@ -1,1 +1,1 @@
-"""What every layer may read: the settings, the logging set-up, how AWS clients are made."""
+"""The settings every layer may read (:mod:`app.config.settings`), and nothing else."""

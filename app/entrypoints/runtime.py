@@ -61,8 +61,8 @@ def lambda_service(settings: Settings, *, clock: Callable[[], float] | None = No
     """The service a Lambda function runs: logging set up for Lambda, the DynamoDB store the
     settings name (built once, app/store/factory.py), the service's clock (the real time
     unless a test gives another), its changes counted for the business metrics."""
-    from app.config.logs import configure_logging  # noqa: PLC0415
     from app.entrypoints.metrics import count_change  # noqa: PLC0415
+    from app.observability.logs import configure_logging  # noqa: PLC0415
     from app.service import GameService  # noqa: PLC0415
     from app.store.factory import dynamo_store  # noqa: PLC0415 (boto3 only when invoked)
 

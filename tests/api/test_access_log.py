@@ -11,7 +11,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from app.api.middleware import RequestLogMiddleware
-from app.config.logs import configure_logging
+from app.observability.logs import configure_logging
 
 
 async def answer(request: Request) -> JSONResponse:

@@ -37,8 +37,8 @@ from hypothesis import strategies as st
 
 from app.api.main import create_app
 from app.clock.local import LocalClock
-from app.config.logs import ContextFilter, lambda_formatter
 from app.config.settings import Settings
+from app.observability.logs import ContextFilter, lambda_formatter
 from app.service import GameService
 from app.service.errors import NotAPlayer
 from app.store.sqlite import SqliteStore
