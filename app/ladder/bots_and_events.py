@@ -12,7 +12,7 @@ from app.ladder.errors import CannotBecomeBot
 from app.ladder.handles import look_key
 from app.ladder.pools import POOLS
 from app.ladder.store import SEATED, Account, LadderConflict, Result
-from app.service.errors import GameNotFound
+from app.service.errors import GameNotFound, SeatMoved
 
 log = logging.getLogger("blef.ladder")
 
@@ -124,26 +124,30 @@ class BotsAndEvents(LadderBase):
             assert player is not None
             wait_on.append(game)
             self.seen_at(table, account.account_id)  # told its seat, now or before
-            if table.table_id != cursor.table:
-                table_id, turn = table.table_id, 0
-                events.append(
-                    {
-                        "type": "game_started",
-                        "game_uuid": game,
-                        "player_uuid": player,
-                        "pool": table.pool,
-                        **where_played(table),
-                    }
-                )
             where = where_played(table)
+            moved = False
             try:
                 view = (
                     self.games.table(where["kind"], game, player)
                     if where
                     else self.games.state(game, player).body
                 )
+            except SeatMoved:  # the player took the seat to another device: its secret is
+                view, moved = {}, True  # retired, and the new one is that device's alone
             except GameNotFound:
                 view = {}
+            if table.table_id != cursor.table:
+                table_id, turn = table.table_id, 0
+                seat_said: Body = {"seat_moved": True} if moved else {"player_uuid": player}
+                events.append(
+                    {
+                        "type": "game_started",
+                        "game_uuid": game,
+                        **seat_said,
+                        "pool": table.pool,
+                        **where,
+                    }
+                )
             mine = (
                 view.get("your_turn") is True
                 if where

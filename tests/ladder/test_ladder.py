@@ -304,6 +304,23 @@ def test_a_player_whose_seat_moved_to_another_device_is_still_rated_by_their_pla
     assert places == [1, 2, 3]
 
 
+def test_an_account_whose_seat_moved_still_reads_its_events_without_the_retired_secret(
+    ladder: Ladder, games: GameService
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    game, players = seated(ladder, secrets, TWO)
+    first = ladder.events(secrets["Bolek"], None)
+    started = [e for e in first["events"] if e["type"] == "game_started"]
+    assert [e["player_uuid"] for e in started] == [players["Bolek"]]
+    moved = games.move_seat(game, players["Bolek"])["player_uuid"]  # Bolek's phone
+    again = ladder.events(secrets["Bolek"], None)  # from the start: told its seat again
+    told = [e.get("player_uuid") for e in again["events"]]
+    assert players["Bolek"] not in told  # the retired secret is never handed out again
+    assert moved not in told  # nor the new one: only the phone that took the seat holds it
+    assert again["events"][0]["type"] == "game_started"
+    assert again["events"][0]["seat_moved"] is True
+
+
 def test_a_game_not_over_is_not_settled(ladder: Ladder) -> None:
     secrets = accounts(ladder, "Ania", "Bolek")
     seated(ladder, secrets, TWO)
