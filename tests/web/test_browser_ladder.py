@@ -266,13 +266,20 @@ def test_the_leaderboard_turns_pages_past_the_first_hundred(server: Server, new_
     assert rows.nth(99).inner_text().split()[:2] == ["100", "Pager099"]
 
 
-def test_a_person_chooses_when_computer_players_may_fill_the_table_and_the_choice_is_kept(
-    server: Server, new_page: Any
-) -> None:
+def _new_account_on_a_phone(new_page: Any, base: str, handle: str) -> tuple[Any, list[Any]]:
+    """A phone's page (axe-core loaded) that has made the account ``handle``, and the
+    queue requests it sends from then on."""
     page = new_page(390, 844)
     with_axe(page)
     bodies = queue_bodies(page)
-    make_account(page, server.url, "Fillwaiter")
+    make_account(page, base, handle)
+    return page, bodies
+
+
+def test_a_person_chooses_when_computer_players_may_fill_the_table_and_the_choice_is_kept(
+    server: Server, new_page: Any
+) -> None:
+    page, bodies = _new_account_on_a_phone(new_page, server.url, "Fillwaiter")
     page.get_by_role("radio", name=re.compile("^standard, 3–8 players")).check()
     page.get_by_label("If no one is found, play computer players of your strength:").select_option(
         label="After 30 seconds"
@@ -298,10 +305,7 @@ def test_a_person_chooses_when_computer_players_may_fill_the_table_and_the_choic
 def test_the_rated_panel_offers_the_pools_of_every_game_and_their_boards_open(
     server: Server, new_page: Any
 ) -> None:
-    page = new_page(390, 844)
-    with_axe(page)
-    bodies = queue_bodies(page)
-    make_account(page, server.url, "Marketeer")
+    page, bodies = _new_account_on_a_phone(new_page, server.url, "Marketeer")
     for title in ("Economancy, 2 players", "Economancy, 3–4 players", "Figgie, 4–5 players"):
         page.get_by_role("radio", name=re.compile(f"^{title}")).wait_for()
     page.get_by_role("radio", name=re.compile("^Figgie, 4–5 players")).check()
