@@ -100,9 +100,10 @@ class BotProcess:
 
     # ------------------------------------------------------------------ life cycle
 
-    def start(self) -> None:
-        """Start the program. Raises OSError if it cannot be started."""
-        self._proc = subprocess.Popen(
+    def _spawn(self) -> subprocess.Popen[bytes]:
+        """The program's process, its three pipes open, in a session of its own on POSIX.
+        Raises OSError if it cannot be started."""
+        return subprocess.Popen(
             self.argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -111,6 +112,10 @@ class BotProcess:
             close_fds=True,
             start_new_session=_POSIX,
         )
+
+    def start(self) -> None:
+        """Start the program. Raises OSError if it cannot be started."""
+        self._proc = self._spawn()
         proc = self._proc
         assert proc.stdin is not None
         assert proc.stdout is not None

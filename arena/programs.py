@@ -1,5 +1,6 @@
-"""What every game's arena says of its players the same way: a player program's name, a
-label before ``=``, and one label per entry when several share a name.
+"""What every game's arena says of its players the same way: what a player argument
+names (:class:`PlayerSpec`), a player program's name, a label before ``=``, and one label
+per entry when several share a name.
 
 >>> program_name(["python3", "examples/bots/lowest_bettor.py"]), program_name(["node"])
 ('lowest_bettor', 'node')
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Final
 
@@ -22,6 +24,24 @@ LABEL: Final = re.compile(r"([A-Za-z][A-Za-z0-9_]{0,27})=(.*)", re.DOTALL)
 """``LABEL=rest``: the name an entry is shown under, before what it is."""
 _SCRIPT_SUFFIX: Final = re.compile(r"\.[A-Za-z0-9]{1,5}")
 _NAME_CHARS: Final = re.compile(r"[^A-Za-z0-9_]+")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSpec:
+    """One player argument, parsed: a built-in agent, or the command of an external program."""
+
+    text: str
+    """The argument as written."""
+    name: str
+    """Its short name: the label if given, else the built-in name or the program's name."""
+    builtin: str | None = None
+    """The built-in agent's canonical name, for a built-in agent."""
+    argv: tuple[str, ...] | None = None
+    """The command line, for an external program."""
+
+    @property
+    def external(self) -> bool:
+        return self.argv is not None
 
 
 def program_name(argv: Sequence[str]) -> str:

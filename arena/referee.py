@@ -45,6 +45,7 @@ from arena.protocol import (
     parse_answer,
     shown,
 )
+from arena.seat_program import EXIT_GRACE, ProgramSeat, add_decision, close_all
 from arena.seats import agent_seed, game_master_seed, nickname
 from arena.specs import AgentSpec, entry_labels, rules_text
 from engine.agents import Agent, make_agent
@@ -58,8 +59,6 @@ DEFAULT_TIME_LIMIT: Final = 1.0
 """Seconds an external program has for each answer."""
 DEFAULT_STARTUP_TIME: Final = 5.0
 """Extra seconds allowed for a program's first answer, in which it also starts up."""
-EXIT_GRACE: Final = 1.0
-"""Seconds programs are given to exit by themselves after the game-over message."""
 
 
 class ForfeitReason(StrEnum):
@@ -282,19 +281,9 @@ def _raised(method: str, exc: Exception) -> str:
     return f"{method} raised {type(exc).__name__}: {exc}"[:300]
 
 
-class _ProgramPlayer(_Player):
+class _ProgramPlayer(ProgramSeat[BotProcess], _Player):
     def __init__(self, argv: Sequence[str], time_limit: float, startup_time: float) -> None:
-        self._bot = BotProcess(argv)
-        self._time_limit = time_limit
-        self._startup_time = startup_time
-        self._asked = False
-        self._start_error: str | None = None
-
-    def start(self) -> None:
-        try:
-            self._bot.start()
-        except OSError as exc:
-            self._start_error = f"could not be started: {exc}"
+        super().__init__(BotProcess(argv), time_limit, startup_time)
 
     def decide(self, game: Game, me: str, rounds: RoundLog) -> _Decision:
         if self._start_error is not None:
@@ -306,11 +295,7 @@ class _ProgramPlayer(_Player):
                 detail = f"wrote {_shown_line(early)} when it was not its turn"
                 return _Decision(None, reason=ForfeitReason.BAD_OUTPUT, detail=detail)
             return _Decision(None, reason=ForfeitReason.CRASHED, detail=self._exit_detail())
-        limit = self._time_limit
-        first = not self._asked
-        if first:
-            limit += self._startup_time
-            self._asked = True
+        limit, first = self._next_limit()
         start = time.perf_counter()
         bot.send(message(game, me, YOUR_TURN, rounds))
         got = bot.receive(limit)
@@ -329,17 +314,6 @@ class _ProgramPlayer(_Player):
             return _Decision(None, reason=ForfeitReason.BAD_OUTPUT, detail=answer.detail)
         return _Decision(answer, seconds, first_answer=first)
 
-    def _exit_detail(self) -> str:
-        status = self._bot.wait(0.5)
-        if status is None:
-            text = "closed its output without answering"
-        elif status < 0:
-            text = f"was killed by signal {-status}"
-        else:
-            text = f"exited with status {status}"
-        tail = self._bot.stderr_tail(300, settle=1.0).strip()
-        return f"{text}; stderr: {tail}" if tail else text
-
     def game_over(self, game: Game, me: str, rounds: RoundLog) -> None:
         if self._start_error is None:
             self._bot.send(message(game, me, GAME_OVER, rounds))
@@ -347,9 +321,6 @@ class _ProgramPlayer(_Player):
 
     def abandon(self) -> None:
         self._bot.stop()
-
-    def close(self, grace: float) -> None:
-        self._bot.stop(grace)
 
 
 def _shown_line(line: Line) -> str:
@@ -431,9 +402,7 @@ def referee_game(
                 player.game_over(game, nick, rounds)
         finished = True
     finally:
-        deadline = time.perf_counter() + (EXIT_GRACE if finished else 0.0)
-        for player in players.values():
-            player.close(max(0.0, deadline - time.perf_counter()))
+        close_all(players.values(), EXIT_GRACE if finished else 0.0)
     winner = game.winner
     assert winner is not None
     return GameReport(
@@ -476,13 +445,9 @@ def _play(
             player.abandon()
             record: RoundRecord | None = game.forfeit(me)
         else:
-            result.moves += 1
-            if decision.first_answer:
-                result.first_answer_s = decision.seconds
-            else:
+            add_decision(result, decision.seconds, first=decision.first_answer)
+            if not decision.first_answer:
                 result.timed_moves += 1
-                result.decision_s += decision.seconds
-                result.max_decision_s = max(result.max_decision_s, decision.seconds)
             if keep_moves:
                 moves.append(TimedMove(game.round_number, me, action, decision.seconds))
             record = game.apply(action)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from arena.programs import EXEC_PREFIX, LABEL, clean_name, numbered, program_name
+from arena.programs import EXEC_PREFIX, LABEL, PlayerSpec, clean_name, numbered, program_name
 from engine.errors import InvalidRules
 from engine.rules import RandomInitial, Rules
 
@@ -38,21 +38,8 @@ class AgentSpecError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class AgentSpec:
-    """One AGENT argument, parsed: a built-in agent, or the command of an external program."""
-
-    text: str
-    """The argument as written."""
-    name: str
-    """Its short name: the label if given, else the built-in name or the program's name."""
-    builtin: str | None = None
-    """The built-in agent's canonical name, for a built-in agent."""
-    argv: tuple[str, ...] | None = None
-    """The command line, for an external program."""
-
-    @property
-    def external(self) -> bool:
-        return self.argv is not None
+class AgentSpec(PlayerSpec):
+    """One AGENT argument of Blef's arena, parsed."""
 
 
 def parse_agent(text: str, *, check_command: bool = True) -> AgentSpec:

@@ -39,12 +39,9 @@ of games when the number of players is odd).
 from __future__ import annotations
 
 import datetime
-import math
-import multiprocessing
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +51,7 @@ from arena.referee import (
     GameReport,
     referee_game,
 )
+from arena.runs import batch_size, play_all
 from arena.seats import seat_assignment
 from arena.specs import AgentSpec, entry_labels
 from arena.stats import proportion, sign_test_p_value, standard_error, wilson_interval
@@ -280,11 +278,6 @@ class TournamentResult:
 # ---------------------------------------------------------------------- running
 
 
-def _batches(games: int, jobs: int) -> list[range]:
-    size = max(1, min(_MAX_BATCH, math.ceil(games / (jobs * 8))))
-    return [range(start, min(games, start + size)) for start in range(0, games, size)]
-
-
 def run_tournament(
     config: TournamentConfig,
     *,
@@ -302,27 +295,20 @@ def run_tournament(
     started = time.perf_counter()
     date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     reports: list[GameReport] = []
-    if jobs == 1:
-        for k in range(config.games):
-            reports.append(play_tournament_game(config, k))
-            if on_progress:
-                on_progress(1)
-    else:
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            futures: list[Future[list[GameReport]]] = [
-                pool.submit(play_batch, config, batch) for batch in _batches(config.games, jobs)
-            ]
-            try:
-                for future in as_completed(futures):
-                    done = future.result()
-                    reports.extend(done)
-                    if on_progress:
-                        on_progress(len(done))
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+
+    def finished(done: list[GameReport]) -> None:
+        reports.extend(done)
+        if on_progress:
+            on_progress(len(done))
+
+    play_all(
+        play_batch,
+        config,
+        range(config.games),
+        jobs=jobs,
+        size=batch_size(config.games, jobs, _MAX_BATCH),
+        finished=finished,
+    )
     reports.sort(key=lambda report: report.game_index)
     entries, head_to_head = summarise(config, reports)
     return TournamentResult(

@@ -45,6 +45,7 @@ from typing import IO, Any, Final
 from arena.economancy.specs import ProgramSpec, entry_labels
 from arena.economancy.stream import ProgramProcess, ValueReader, shown
 from arena.process import Closed, Line, TimedOut
+from arena.seat_program import EXIT_GRACE, ProgramSeat, add_decision, close_all
 from arena.seats import agent_seed
 from engine.economancy import GAME, EconomancyRules
 from engine.economancy.agents import EconomancyAgent, make_agent
@@ -52,7 +53,6 @@ from engine.protocol import MalformedMove, MoveRefused
 
 DEFAULT_TIME_LIMIT: Final = 10.0
 DEFAULT_STARTUP_TIME: Final = 5.0
-EXIT_GRACE: Final = 1.0
 SETTLE: Final = 0.05
 """Seconds a bare number with nothing after it waits for more digits."""
 TRACE_VERSION: Final = 1
@@ -204,25 +204,15 @@ class BuiltinPlayer(Player):
         self._agent.game_over(view)
 
 
-class ProgramPlayer(Player):
+class ProgramPlayer(ProgramSeat[ProgramProcess], Player):
     needs_text = True
 
     def __init__(self, argv: Sequence[str], time_limit: float, startup_time: float) -> None:
-        self._bot = ProgramProcess(argv)
+        super().__init__(ProgramProcess(argv), time_limit, startup_time)
         self._reader = ValueReader()
-        self._time_limit = time_limit
-        self._startup_time = startup_time
-        self._asked = False
-        self._start_error: str | None = None
         self._closed = False
         self._heard = False
         """Whether the program has written anything to its output yet."""
-
-    def start(self) -> None:
-        try:
-            self._bot.start()
-        except OSError as exc:
-            self._start_error = f"could not be started: {exc}"
 
     def _drain(self) -> bool:
         """Read what the program wrote unasked; False once its output is closed."""
@@ -245,11 +235,7 @@ class ProgramPlayer(Player):
             return Answer(reason=FaultReason.BAD_OUTPUT, detail=detail)
         if self._closed:
             return Answer(reason=FaultReason.CRASHED, detail=self._exit_detail())
-        limit = self._time_limit
-        first = not self._asked
-        if first:
-            limit += self._startup_time
-            self._asked = True
+        limit, first = self._next_limit()
         start = time.perf_counter()
         deadline = start + limit
         self._bot.send_bytes((text + "\n").encode())
@@ -287,26 +273,12 @@ class ProgramPlayer(Player):
                 if value is not None:
                     return Answer(value, seconds=time.perf_counter() - start, first=first)
 
-    def _exit_detail(self) -> str:
-        status = self._bot.wait(0.5)
-        if status is None:
-            text = "closed its output without answering"
-        elif status < 0:
-            text = f"was killed by signal {-status}"
-        else:
-            text = f"exited with status {status}"
-        tail = self._bot.stderr_tail(300, settle=1.0).strip()
-        return f"{text}; stderr: {tail}" if tail else text
-
     def tell_end(self, text: str, view: Mapping[str, Any] | None) -> None:
         if self._start_error is None:
             self._bot.send_bytes((text + "\n").encode())
 
     def finish(self) -> None:
         self._bot.close_input()
-
-    def close(self, grace: float) -> None:
-        self._bot.stop(grace)
 
 
 def _dumps(value: Any) -> str:
@@ -416,7 +388,7 @@ def referee_game(
                 state.forfeit(seat)
                 continue
             moves += 1
-            _time(reports[seat], answer)
+            add_decision(reports[seat], answer.seconds, first=answer.first)
         for seat, player in enumerate(players):
             if seat in faulted:
                 continue
@@ -426,9 +398,7 @@ def referee_game(
             player.tell_end(state.view_text(seat) if player.needs_text else "", view)
             player.finish()
     finally:
-        deadline = time.perf_counter() + EXIT_GRACE
-        for player in players:
-            player.close(max(0.0, deadline - time.perf_counter()))
+        close_all(players, EXIT_GRACE)
     result = state.result()
     assert result is not None
     report = GameReport(
@@ -460,15 +430,6 @@ def _refusal(trace: IO[str] | None, code: str) -> None:
 
 def _wrote(answer: Answer, exc: Exception) -> str:
     return f"{_dumps(answer.value)[:80]}: {exc}"
-
-
-def _time(report: SeatReport, answer: Answer) -> None:
-    report.moves += 1
-    if answer.first:
-        report.first_answer_s = answer.seconds
-        return
-    report.decision_s += answer.seconds
-    report.max_decision_s = max(report.max_decision_s, answer.seconds)
 
 
 # ---------------------------------------------------------------------- replay

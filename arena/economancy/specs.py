@@ -26,7 +26,7 @@ import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from arena.programs import EXEC_PREFIX, LABEL, clean_name, numbered, program_name
+from arena.programs import EXEC_PREFIX, LABEL, PlayerSpec, clean_name, numbered, program_name
 from engine.economancy.agents import AGENTS, ALIASES
 
 
@@ -35,17 +35,8 @@ class ProgramSpecError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class ProgramSpec:
-    text: str
-    """The argument as written."""
-    name: str
-    """Its short name: the label, the built-in name, or the program's file name."""
-    builtin: str | None = None
-    argv: tuple[str, ...] | None = None
-
-    @property
-    def external(self) -> bool:
-        return self.argv is not None
+class ProgramSpec(PlayerSpec):
+    """One PROGRAM argument of Economancy's arena, parsed."""
 
 
 def parse_program(text: str, *, check: bool = True) -> ProgramSpec:

@@ -34,7 +34,6 @@ import contextlib
 import json
 import os
 import select
-import subprocess
 import threading
 import time
 from collections.abc import Sequence
@@ -174,15 +173,7 @@ class ProgramProcess(BotProcess):
         if not self._direct:
             super().start()
             return
-        self._proc = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=self._cwd,
-            close_fds=True,
-            start_new_session=True,
-        )
+        self._proc = self._spawn()  # a session of its own: the direct mode is POSIX's only
         assert self._proc.stdin is not None
         assert self._proc.stdout is not None
         assert self._proc.stderr is not None

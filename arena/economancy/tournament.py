@@ -22,9 +22,7 @@ nobody won), faults, each rate with its 95 % Wilson interval; per table, who won
 from __future__ import annotations
 
 import json
-import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
@@ -32,11 +30,11 @@ from typing import Any, Final
 
 from arena.economancy.referee import DEFAULT_STARTUP_TIME, DEFAULT_TIME_LIMIT, referee_game
 from arena.economancy.specs import ProgramSpec, entry_labels, parse_program
+from arena.runs import CONFIG_FILE, GAMES_FILE, append_records, claim_output, open_games, play_all
+from arena.seats import seat_assignment
 from arena.stats import proportion, wilson_interval
 from engine.economancy import EconomancyRules
 
-CONFIG_FILE: Final = "config.json"
-GAMES_FILE: Final = "games.jsonl"
 _BATCH: Final = 10
 
 
@@ -110,7 +108,7 @@ def play_game(config: TournamentConfig, index: int) -> dict[str, Any]:
     """Referee game ``index`` of the schedule; its record (one line of games.jsonl)."""
     key, table, k = config.game(index)
     labels = config.labels
-    order = [table.entries[(j + k) % table.size] for j in range(table.size)]
+    order = [table.entries[i] for i in seat_assignment(table.size, table.size, k)]
     report = referee_game(
         [config.entries[i] for i in order],
         rules=config.rules,
@@ -264,17 +262,14 @@ class ResumeError(ValueError):
 
 
 def _load(out: Path, config: TournamentConfig) -> list[dict[str, Any]]:
-    out.mkdir(parents=True, exist_ok=True)
     config_path = out / CONFIG_FILE
-    wanted = config.to_dict()
-    if config_path.exists():
-        found = json.loads(config_path.read_text(encoding="utf-8"))
-        if found != wanted:
-            raise ResumeError(
-                f"{out} holds another tournament ({config_path}); use another directory"
-            )
-    else:
-        config_path.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
+    claim_output(
+        out,
+        config.to_dict(),
+        lambda found: ResumeError(
+            f"{out} holds another tournament ({config_path}); use another directory"
+        ),
+    )
     games = out / GAMES_FILE
     if not games.exists():
         return []
@@ -312,38 +307,20 @@ def run_tournament(
     done = {rec["key"] for rec in records}
     todo = [i for i, (key, _, _) in enumerate(schedule) if key not in done]
     total = len(schedule)
-    sink = (out / GAMES_FILE).open("a", encoding="utf-8") if out is not None else None
+    sink = open_games(out)
     count = len(records)
 
     def keep(batch: list[dict[str, Any]]) -> None:
         nonlocal count
         for rec in batch:
             records.append(rec)
-            if sink is not None:
-                sink.write(json.dumps(rec, separators=(",", ":")) + "\n")
-                sink.flush()
+            append_records(sink, [rec])
             count += 1
             if on_progress:
                 on_progress(count, total)
 
     try:
-        if jobs == 1:
-            for i in todo:
-                keep([play_game(config, i)])
-        else:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                futures: list[Future[list[dict[str, Any]]]] = [
-                    pool.submit(play_batch, config, todo[i : i + _BATCH])
-                    for i in range(0, len(todo), _BATCH)
-                ]
-                try:
-                    for future in as_completed(futures):
-                        keep(future.result())
-                except BaseException:
-                    for future in futures:
-                        future.cancel()
-                    raise
+        play_all(play_batch, config, todo, jobs=jobs, size=_BATCH, finished=keep)
     finally:
         if sink is not None:
             sink.close()

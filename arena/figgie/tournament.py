@@ -32,15 +32,15 @@ import datetime
 import hashlib
 import json
 import math
-import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arena.programs import numbered
+from arena.runs import GAMES_FILE, append_records, batch_size, claim_output, open_games, play_all
+from arena.seats import seat_assignment
 from arena.stats import Z_95, wilson_interval
 from engine.figgie.agents import AGENTS, make_agent
 from engine.figgie.sim import TICKS, play
@@ -88,7 +88,7 @@ class FiggieTournament:
     def seating_of(self, game: int) -> list[int]:
         """The entry (index) at each seat of game ``game``."""
         shift = game if self.seating == "rotate" else 0
-        return [(seat + shift) % len(self.agents) for seat in range(self.players)]
+        return list(seat_assignment(len(self.agents), self.players, shift))
 
     def game_seed(self, game: int) -> bytes:
         return hashlib.sha256(
@@ -239,19 +239,15 @@ def markdown_table(result: FiggieResult) -> str:
 
 
 def _read_done(out: Path, config: FiggieTournament) -> dict[int, dict[str, Any]]:
-    config_path = out / "config.json"
-    wanted = config.to_dict()
-    if config_path.exists():
-        stored = json.loads(config_path.read_text(encoding="utf-8"))
-        if stored != wanted:
-            raise ValueError(
-                f"{out} holds another tournament ({stored}); give another --out directory"
-            )
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        config_path.write_text(json.dumps(wanted, indent=1) + "\n", encoding="utf-8")
+    claim_output(
+        out,
+        config.to_dict(),
+        lambda stored: ValueError(
+            f"{out} holds another tournament ({stored}); give another --out directory"
+        ),
+    )
     done: dict[int, dict[str, Any]] = {}
-    games_path = out / "games.jsonl"
+    games_path = out / GAMES_FILE
     if games_path.exists():
         text = games_path.read_text(encoding="utf-8")
         kept = []
@@ -268,11 +264,6 @@ def _read_done(out: Path, config: FiggieTournament) -> dict[int, dict[str, Any]]
     return done
 
 
-def _batches(games: Sequence[int], jobs: int) -> list[list[int]]:
-    size = max(1, min(25, math.ceil(len(games) / (jobs * 8))))
-    return [list(games[i : i + size]) for i in range(0, len(games), size)]
-
-
 def run(
     config: FiggieTournament,
     *,
@@ -286,35 +277,18 @@ def run(
     started = time.perf_counter()
     done = _read_done(out, config) if out is not None else {}
     todo = [k for k in range(config.games) if k not in done]
-    sink = (out / "games.jsonl").open("a", encoding="utf-8") if out is not None else None
+    sink = open_games(out)
 
     def finished(records: list[dict[str, Any]]) -> None:
         for record in records:
             done[record["game"]] = record
-            if sink is not None:
-                sink.write(json.dumps(record, separators=(",", ":")) + "\n")
-        if sink is not None:
-            sink.flush()
+        append_records(sink, records)
         if on_progress:
             on_progress(len(records))
 
     try:
-        if jobs == 1:
-            for k in todo:
-                finished([play_game(config, k)])
-        elif todo:
-            context = multiprocessing.get_context("spawn")
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                futures: list[Future[list[dict[str, Any]]]] = [
-                    pool.submit(play_batch, config, batch) for batch in _batches(todo, jobs)
-                ]
-                try:
-                    for future in as_completed(futures):
-                        finished(future.result())
-                except BaseException:
-                    for future in futures:
-                        future.cancel()
-                    raise
+        size = batch_size(len(todo), jobs, 25)
+        play_all(play_batch, config, todo, jobs=jobs, size=size, finished=finished)
     finally:
         if sink is not None:
             sink.close()

@@ -33,6 +33,20 @@ def accounts(ladder: Ladder, *handles: str) -> dict[str, str]:
     return {h: ladder.create_account(h)["secret"] for h in handles}
 
 
+def bolek_resigns(
+    ladder: Ladder, games: GameService, fake: FakeClock, secrets: dict[str, str]
+) -> None:
+    """Every account in ``secrets`` joins the two-player pool and waits past any gap in
+    ratings; the table is made, Bolek resigns, and the ladder settles the game."""
+    for secret in secrets.values():
+        ladder.join_queue(secret, TWO)
+    waited(ladder, fake, 600, *secrets.values())
+    ladder.match()
+    status = ladder.queue_status(secrets["Bolek"])
+    games.resign(status["game_uuid"], status["player_uuid"])
+    ladder.tick()
+
+
 def play_from_events(ladder: Ladder, games: GameService, secrets: dict[str, str]) -> dict:
     """Every account plays its moves from its events alone (the AI moves by the clock)
     until each has heard its game over; returns each one's game_over event."""
@@ -181,13 +195,7 @@ def test_a_game_over_missed_between_polls_is_still_told_once(
     secrets = accounts(ladder, "Ania", "Bolek")
     cursor = ladder.events(secrets["Ania"], None)["cursor"]
     for _ in range(2):  # two whole games while Ania does not poll
-        for secret in secrets.values():
-            ladder.join_queue(secret, TWO)
-        waited(ladder, fake, 600, *secrets.values())  # past any gap in ratings
-        ladder.match()
-        status = ladder.queue_status(secrets["Bolek"])
-        games.resign(status["game_uuid"], status["player_uuid"])
-        ladder.tick()
+        bolek_resigns(ladder, games, fake, secrets)
     answer = ladder.events(secrets["Ania"], cursor)
     assert [(e["type"], e["place"]) for e in answer["events"]] == [("game_over", 1)] * 2
     assert ladder.events(secrets["Ania"], answer["cursor"])["events"] == []
@@ -386,13 +394,7 @@ def test_past_the_daily_limit_a_pairs_games_are_played_but_not_rated(
     secrets = accounts(ladder, "Ania", "Bolek")
 
     def one_game() -> dict:
-        for secret in secrets.values():
-            ladder.join_queue(secret, TWO)
-        waited(ladder, fake, 600, *secrets.values())  # past any gap in ratings
-        ladder.match()
-        status = ladder.queue_status(secrets["Bolek"])
-        games.resign(status["game_uuid"], status["player_uuid"])
-        ladder.tick()
+        bolek_resigns(ladder, games, fake, secrets)
         last: dict = ladder.queue_status(secrets["Ania"])["last_result"]
         return last
 

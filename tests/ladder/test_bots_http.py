@@ -12,12 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.main import create_app
-from app.config.settings import Settings
-from app.ladder.service import Ladder
-from app.ladder.sqlite.store import LadderSqlite
-from app.service import GameService
-from app.store.sqlite import SqliteStore
+from tests.ladder.over_http import bearer, client_of, ladder_of, sqlite_games
 from tests.support.clock import FakeClock
 
 TWO = "standard-2"
@@ -30,25 +25,8 @@ def fake() -> FakeClock:
 
 @pytest.fixture
 def http(tmp_path: Path, fake: FakeClock) -> Iterator[TestClient]:
-    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, ai_think_seconds=0)
-    store = SqliteStore(settings.db_path)
-    games = GameService(store, settings, clock=fake)
-    app = create_app(settings, games)
-    ladder = Ladder(LadderSqlite(settings.db_path), games, clock=fake)
-    games.subscribe(ladder.notice)
-    app.state.ladder._ladder = ladder  # the ladder on the test's clock
-    with TestClient(app) as client:
+    with sqlite_games(tmp_path, clock=fake) as games, client_of(games, fake) as client:
         yield client
-    store.close()
-
-
-def ladder_of(http: TestClient) -> Ladder:
-    ladder: Ladder = http.app.state.ladder.get()  # type: ignore[attr-defined]
-    return ladder
-
-
-def bearer(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
 
 
 def account(http: TestClient, handle: str) -> str:

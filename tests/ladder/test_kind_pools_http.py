@@ -13,14 +13,10 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from app.api.main import create_app
-from app.config.settings import Settings
 from app.ladder.base import ARRIVE_SECONDS
-from app.ladder.service import Ladder
-from app.ladder.sqlite.store import LadderSqlite
 from app.service import GameService
-from app.store.sqlite import SqliteStore
 from engine.dealing import seed_sequence
+from tests.ladder.over_http import bearer, client_of, ladder_of, sqlite_games
 from tests.support.clock import FakeClock
 
 
@@ -31,30 +27,14 @@ def fake() -> FakeClock:
 
 @pytest.fixture
 def games(tmp_path: Path, fake: FakeClock) -> Iterator[GameService]:
-    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, ai_think_seconds=0)
-    store = SqliteStore(settings.db_path)
-    yield GameService(store, settings, clock=fake, seed_source=seed_sequence(7))
-    store.close()
+    with sqlite_games(tmp_path, clock=fake, seed_source=seed_sequence(7)) as service:
+        yield service
 
 
 @pytest.fixture
 def http(games: GameService, fake: FakeClock) -> Iterator[TestClient]:
-    settings = games.settings
-    app = create_app(settings, games)
-    ladder = Ladder(LadderSqlite(settings.db_path), games, clock=fake)
-    games.subscribe(ladder.notice)
-    app.state.ladder._ladder = ladder  # the ladder on the test's clock
-    with TestClient(app) as client:
+    with client_of(games, fake) as client:
         yield client
-
-
-def ladder_of(http: TestClient) -> Ladder:
-    ladder: Ladder = http.app.state.ladder.get()  # type: ignore[attr-defined]
-    return ladder
-
-
-def bearer(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
 
 
 def accounts(http: TestClient, *handles: str) -> dict[str, str]:

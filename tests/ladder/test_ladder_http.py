@@ -14,19 +14,13 @@ from app.api.main import create_app
 from app.config.settings import Settings
 from app.service import GameService
 from app.store.sqlite import SqliteStore
+from tests.ladder.over_http import bearer, client_of, sqlite_games
 
 
 @pytest.fixture
 def http(tmp_path: Path) -> Iterator[TestClient]:
-    settings = Settings(db_path=tmp_path / "blef.db", run_clock=False, ai_think_seconds=0)
-    store = SqliteStore(settings.db_path)
-    with TestClient(create_app(settings, GameService(store, settings))) as client:
+    with sqlite_games(tmp_path) as games, client_of(games) as client:
         yield client
-    store.close()
-
-
-def bearer(secret: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {secret}"}
 
 
 def test_a_player_makes_an_account_plays_now_and_sees_the_rating_change(

@@ -7,6 +7,7 @@
   (``NEW_AND_OLD_IMAGES``) as the event source mapping hands them to the pusher, built from
   items read back from the table.
 - :class:`FakeManagementApi`: records posts, and answers 410 Gone for chosen connections.
+- :func:`connected`: a new connection through the websocket handler's ``$connect``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from botocore.exceptions import ClientError
+
+from app.entrypoints import websocket as websocket_handler
 
 DOMAIN = "abc123.execute-api.eu-west-1.amazonaws.com"
 ENDPOINT = f"https://{DOMAIN}/live"
@@ -47,6 +50,14 @@ def _request_context(route_key: str, connection_id: str, event_type: str) -> dic
         "requestTimeEpoch": 1795233600000,
         "identity": {"sourceIp": "203.0.113.7"},
     }
+
+
+def connected(headers: Mapping[str, str] | None = None) -> str:
+    """Open a new connection through the websocket handler's ``$connect`` with ``headers``;
+    its id, once the handler has accepted it (200)."""
+    connection = new_connection_id()
+    assert websocket_handler.connect(connect_event(connection, headers))["statusCode"] == 200
+    return connection
 
 
 def connect_event(

@@ -21,16 +21,17 @@ from app.service import GameService
 from app.watch.connections import Connections
 from tests.support.dynamo import REGION, DynamoTable, moto_dynamo_table
 from tests.support.stream import TableStream
-from tests.watch.events import FakeManagementApi, connect_event, new_connection_id, stream_event
+from tests.watch.events import (
+    FakeManagementApi,
+    connected,
+    stream_event,
+)
 
 pytestmark = pytest.mark.usefixtures("runtime")
 
 
 def connect(game_uuid: str, player_uuid: str) -> str:
-    connection = new_connection_id()
-    event = connect_event(connection, {"game_uuid": game_uuid, "player_uuid": player_uuid})
-    assert websocket_handler.connect(event)["statusCode"] == 200
-    return connection
+    return connected({"game_uuid": game_uuid, "player_uuid": player_uuid})
 
 
 def push(stream: TableStream, size: int | None = None) -> list[list[dict[str, Any]]]:

@@ -18,9 +18,8 @@ from tests.support.dynamo import DynamoTable
 from tests.watch.conftest import Game
 from tests.watch.events import (
     FakeManagementApi,
-    connect_event,
+    connected,
     disconnect_event,
-    new_connection_id,
     stream_event,
     stream_record,
 )
@@ -57,19 +56,15 @@ class Recorder:
 
 
 def watch(game: Game, nickname: str | None) -> str:
-    connection = new_connection_id()
     headers = {"game_uuid": game.uuid}
     if nickname is not None:
         headers["player_uuid"] = game.players[nickname]
-    assert websocket_handler.connect(connect_event(connection, headers))["statusCode"] == 200
-    return connection
+    return connected(headers)
 
 
 def watch_public(headers: dict[str, str] | None = None) -> str:
     """Open a websocket as the iOS start and join screens do: no headers at all."""
-    connection = new_connection_id()
-    assert websocket_handler.connect(connect_event(connection, headers))["statusCode"] == 200
-    return connection
+    return connected(headers)
 
 
 def move(service: GameService, game: Game, action: int) -> None:

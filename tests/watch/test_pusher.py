@@ -19,6 +19,7 @@ from tests.watch.conftest import Game
 from tests.watch.events import (
     FakeManagementApi,
     connect_event,
+    connected,
     new_connection_id,
     stream_event,
     stream_record,
@@ -29,12 +30,10 @@ pytestmark = pytest.mark.usefixtures("runtime")
 
 def watch(game: Game, nickname: str | None) -> str:
     """Connect through ``$connect`` as a player (or an observer); returns the connection id."""
-    connection = new_connection_id()
     headers = {"game_uuid": game.uuid}
     if nickname is not None:
         headers["player_uuid"] = game.players[nickname]
-    assert websocket_handler.connect(connect_event(connection, headers))["statusCode"] == 200
-    return connection
+    return connected(headers)
 
 
 def move(service: GameService, game: Game, action: int = 88) -> None:

@@ -18,8 +18,7 @@ from app.service import GameService
 from tests.support.dynamo import DynamoTable
 from tests.watch.events import (
     FakeManagementApi,
-    connect_event,
-    new_connection_id,
+    connected,
     stream_event,
     stream_record,
 )
@@ -28,12 +27,10 @@ pytestmark = pytest.mark.usefixtures("runtime")
 
 
 def connect(game_uuid: str, player_uuid: str | None) -> str:
-    connection = new_connection_id()
     headers = {"game_uuid": game_uuid}
     if player_uuid is not None:
         headers["player_uuid"] = player_uuid
-    assert websocket_handler.connect(connect_event(connection, headers))["statusCode"] == 200
-    return connection
+    return connected(headers)
 
 
 class Recorder:

@@ -13,16 +13,19 @@ from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
 from tests.support.dynamo import DynamoTable
 from tests.support.stream import TableStream
-from tests.watch.events import FakeManagementApi, connect_event, new_connection_id, stream_event
+from tests.watch.events import (
+    FakeManagementApi,
+    connect_event,
+    connected,
+    new_connection_id,
+    stream_event,
+)
 
 pytestmark = pytest.mark.usefixtures("runtime")
 
 
 def connect(game_uuid: str, headers: dict[str, str] | None = None) -> str:
-    connection = new_connection_id()
-    event = connect_event(connection, {"game_uuid": game_uuid, **(headers or {})})
-    assert websocket_handler.connect(event)["statusCode"] == 200
-    return connection
+    return connected({"game_uuid": game_uuid, **(headers or {})})
 
 
 def push(stream: TableStream) -> None:

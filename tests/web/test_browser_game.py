@@ -101,9 +101,9 @@ def test_a_tampered_record_fails_the_replays_verification(server: Server, new_pa
     assert page.locator(".verified").count() == page.locator(".replay-round").count() - 1
 
 
-def test_two_humans_see_only_their_own_cards_and_a_latecomer_is_told_why_they_only_watch(
-    server: Server, new_page: Any
-) -> None:
+def _started_by_alice_and_bob(server: Server, new_page: Any) -> tuple[Any, Any, str]:
+    """alice creates a game, bob joins it from its link, alice starts it; (alice's page,
+    bob's page, the game)."""
     alice = new_page()
     game = create_and_join(alice, server.url, "alice")
     bob = new_page()
@@ -111,6 +111,13 @@ def test_two_humans_see_only_their_own_cards_and_a_latecomer_is_told_why_they_on
     join(bob, "bob")
     alice.get_by_role("list", name="Players").locator("li").nth(1).wait_for()
     alice.get_by_role("button", name="Start the game").click()
+    return alice, bob, game
+
+
+def test_two_humans_see_only_their_own_cards_and_a_latecomer_is_told_why_they_only_watch(
+    server: Server, new_page: Any
+) -> None:
+    alice, bob, game = _started_by_alice_and_bob(server, new_page)
 
     for page in (alice, bob):
         hand = page.get_by_role("region", name="Your cards")
@@ -152,13 +159,7 @@ def test_a_reload_mid_game_returns_the_player_to_their_seat(server: Server, new_
 
 def _two_player_game_at_second_move(server: Server, new_page: Any) -> tuple[Any, Any, str]:
     """alice and bob in a started game where one bet was made; (mover's page, other, game)."""
-    alice = new_page()
-    game = create_and_join(alice, server.url, "alice")
-    bob = new_page()
-    bob.goto(f"{server.url}/#/game/{game}")
-    join(bob, "bob")
-    alice.get_by_role("list", name="Players").locator("li").nth(1).wait_for()
-    alice.get_by_role("button", name="Start the game").click()
+    alice, bob, game = _started_by_alice_and_bob(server, new_page)
     pages = (alice, bob)
     first = None
     for _ in range(100):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from benchmarks.load import Server
 from tests.ladder.contract import named as account
 from tests.ladder.contract import rated
 from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe
+from tests.web.rated import make_account, play_rated_and_resign, queue_bodies
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SHOTS = os.environ.get("BLEF_SCREENSHOTS") == "1"
@@ -45,17 +45,6 @@ def _watch_urls(page: Any, seen: list[str]) -> None:
     page.on("request", lambda request: seen.append(request.url))
 
 
-def _make_account(page: Any, base: str, handle: str) -> str:
-    """Open the lobby, type a name, make an account; the key this browser keeps."""
-    page.goto(base + "/")
-    page.get_by_label("Your name").fill(handle)
-    page.get_by_role("button", name=re.compile("^Make an account")).click()
-    page.get_by_role("heading", name=f"Signed in as {handle}").wait_for()
-    kept = page.evaluate("JSON.parse(localStorage.getItem('blef:account'))")
-    assert kept["handle"] == handle
-    return str(kept["secret"])
-
-
 def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_and_profile(
     server: Server, new_page: Any
 ) -> None:
@@ -67,12 +56,12 @@ def test_two_people_make_accounts_meet_at_a_rated_table_and_see_ratings_board_an
         _watch_urls(page, urls)
     alice.context.grant_permissions(["clipboard-read", "clipboard-write"])
 
-    secret_a = _make_account(alice, server.url, "alice")
+    secret_a = make_account(alice, server.url, "alice")
     alice.get_by_text("it is the only way into this account").wait_for()
     assert axe_violations(alice) == []
     alice.get_by_role("button", name="Copy your key").click()
     assert alice.evaluate("navigator.clipboard.readText()") == secret_a
-    secret_b = _make_account(bob, server.url, "bob")
+    secret_b = make_account(bob, server.url, "bob")
     # The header names the account, with a newcomer's 1500 (provisional), and opens the profile.
     for page, handle in ((alice, "alice"), (bob, "bob")):
         header = page.locator("#header-account")
@@ -229,21 +218,7 @@ def test_the_lobby_shows_each_computer_levels_rating_from_its_rated_games(
     # the nearest level (all start alike: the weakest) has one rated game.
     with httpx.Client(base_url=server.url, timeout=30) as http:
         secret = http.post("/ladder/accounts", json={"handle": "Filler"}).json()["secret"]
-        me = {"Authorization": f"Bearer {secret}"}
-        http.post("/ladder/queue", json={"pool": "standard-2", "fill_after": 0}, headers=me)
-        for _ in range(100):
-            seat = http.get("/ladder/queue", headers=me).json()
-            if seat["state"] == "seated":
-                break
-            time.sleep(0.1)
-        http.post(
-            f"/games/{seat['game_uuid']}/resign",
-            headers={"Authorization": f"Bearer {seat['player_uuid']}"},
-        )
-        for _ in range(100):
-            if http.get("/ladder/queue", headers=me).json()["state"] == "idle":
-                break
-            time.sleep(0.1)
+        play_rated_and_resign(http, secret, "standard-2")
     page = new_page(1280, 800)
     with_axe(page)
     page.goto(server.url + "/")
@@ -291,21 +266,20 @@ def test_the_leaderboard_turns_pages_past_the_first_hundred(server: Server, new_
     assert rows.nth(99).inner_text().split()[:2] == ["100", "Pager099"]
 
 
+def _new_account_on_a_phone(new_page: Any, base: str, handle: str) -> tuple[Any, list[Any]]:
+    """A phone's page (axe-core loaded) that has made the account ``handle``, and the
+    queue requests it sends from then on."""
+    page = new_page(390, 844)
+    with_axe(page)
+    bodies = queue_bodies(page)
+    make_account(page, base, handle)
+    return page, bodies
+
+
 def test_a_person_chooses_when_computer_players_may_fill_the_table_and_the_choice_is_kept(
     server: Server, new_page: Any
 ) -> None:
-    page = new_page(390, 844)
-    with_axe(page)
-    bodies: list[Any] = []
-    page.on(
-        "request",
-        lambda r: (
-            bodies.append(r.post_data_json)
-            if r.method == "POST" and r.url.endswith("/ladder/queue")
-            else None
-        ),
-    )
-    _make_account(page, server.url, "Fillwaiter")
+    page, bodies = _new_account_on_a_phone(new_page, server.url, "Fillwaiter")
     page.get_by_role("radio", name=re.compile("^standard, 3–8 players")).check()
     page.get_by_label("If no one is found, play computer players of your strength:").select_option(
         label="After 30 seconds"
@@ -331,18 +305,7 @@ def test_a_person_chooses_when_computer_players_may_fill_the_table_and_the_choic
 def test_the_rated_panel_offers_the_pools_of_every_game_and_their_boards_open(
     server: Server, new_page: Any
 ) -> None:
-    page = new_page(390, 844)
-    with_axe(page)
-    bodies: list[Any] = []
-    page.on(
-        "request",
-        lambda r: (
-            bodies.append(r.post_data_json)
-            if r.method == "POST" and r.url.endswith("/ladder/queue")
-            else None
-        ),
-    )
-    _make_account(page, server.url, "Marketeer")
+    page, bodies = _new_account_on_a_phone(new_page, server.url, "Marketeer")
     for title in ("Economancy, 2 players", "Economancy, 3–4 players", "Figgie, 4–5 players"):
         page.get_by_role("radio", name=re.compile(f"^{title}")).wait_for()
     page.get_by_role("radio", name=re.compile("^Figgie, 4–5 players")).check()

@@ -8,10 +8,7 @@ store with a fake clock in tests/ladder/test_presence.py)."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -19,17 +16,12 @@ import pytest
 from playwright.sync_api import expect
 
 from benchmarks.load import Server
+from tests.web.node import NODE, node_test
 from tests.web.pages import axe_violations, with_axe
+from tests.web.rated import answer_queue, make_account, queue_bodies
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 FILL_LABEL = "If no one is found, play computer players of your strength:"
-
-
-def _account(page: Any, base: str, handle: str) -> None:
-    page.goto(base + "/")
-    page.get_by_label("Your name").fill(handle)
-    page.get_by_role("button", name=re.compile("^Make an account")).click()
-    page.get_by_role("heading", name=f"Signed in as {handle}").wait_for()
 
 
 def _in_view(page: Any, selector: str) -> bool:
@@ -49,16 +41,8 @@ def test_waiting_shows_the_fill_countdown_the_people_looking_the_title_and_cance
 ) -> None:
     page = new_page(*SIZES[size])
     with_axe(page)
-    bodies: list[Any] = []
-    page.on(
-        "request",
-        lambda r: (
-            bodies.append(r.post_data_json)
-            if r.method == "POST" and r.url.endswith("/ladder/queue")
-            else None
-        ),
-    )
-    _account(page, server.url, f"Waiter{size}")
+    bodies = queue_bodies(page)
+    make_account(page, server.url, f"Waiter{size}")
     choice = page.get_by_label(FILL_LABEL)
     assert choice.input_value() == "60", "computer players after a minute, unless chosen"
     page.get_by_role("radio", name=re.compile("^standard, 3–8 players")).check()
@@ -89,18 +73,20 @@ def test_waiting_shows_the_fill_countdown_the_people_looking_the_title_and_cance
     assert choice.input_value() == "300"
 
 
-def _answer(route: Any, body: dict[str, Any]) -> None:
-    route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+def _looking(page: Any, base: str, handle: str, ready: str) -> Any:
+    """The page of a new account ``handle`` that looks for a rated game, once ``ready``
+    (a selector of the waiting panel) shows; axe-core loaded."""
+    with_axe(page)
+    make_account(page, base, handle)
+    page.get_by_role("button", name="Find a rated game").click()
+    page.locator(ready).wait_for()
+    return page
 
 
 def test_a_cancel_that_comes_after_the_table_formed_is_told_in_words_not_taken_to_the_table(
     server: Server, new_page: Any
 ) -> None:
-    page = new_page(*SIZES["phone"])
-    with_axe(page)
-    _account(page, server.url, "Latecanceller")
-    page.get_by_role("button", name="Find a rated game").click()
-    page.locator("#cancel-rated").wait_for()
+    page = _looking(new_page(*SIZES["phone"]), server.url, "Latecanceller", "#cancel-rated")
     late = {
         "state": "seated",
         "pool": "standard-2",
@@ -112,12 +98,7 @@ def test_a_cancel_that_comes_after_the_table_formed_is_told_in_words_not_taken_t
         " Open it within 30 seconds of its forming, or it is called off and nobody's"
         " rating changes",
     }
-    page.route(
-        re.compile(r".*/ladder/queue$"),
-        lambda route: (
-            _answer(route, late) if route.request.method == "DELETE" else route.continue_()
-        ),
-    )
+    answer_queue(page, "DELETE", late)
 
     page.get_by_role("button", name="Cancel").click()
 
@@ -132,19 +113,9 @@ def test_a_cancel_that_comes_after_the_table_formed_is_told_in_words_not_taken_t
 def test_a_page_that_was_looking_says_so_when_its_place_was_dropped_while_it_was_away(
     server: Server, new_page: Any
 ) -> None:
-    page = new_page(*SIZES["desktop"])
-    with_axe(page)
-    _account(page, server.url, "Sleeper")
-    page.get_by_role("button", name="Find a rated game").click()
-    page.locator("#waited").wait_for()
-    page.route(  # the service dropped the place: it answers idle from now on
-        re.compile(r".*/ladder/queue$"),
-        lambda route: (
-            _answer(route, {"state": "idle", "bot": False})
-            if route.request.method == "GET"
-            else route.continue_()
-        ),
-    )
+    page = _looking(new_page(*SIZES["desktop"]), server.url, "Sleeper", "#waited")
+    # The service dropped the place: it answers idle from now on.
+    answer_queue(page, "GET", {"state": "idle", "bot": False})
 
     page.locator("#rated-notice", has_text=re.compile("^You are no longer in the queue")).wait_for()
     assert page.locator("#waiting-title").count() == 0, "never left saying Looking…"
@@ -155,11 +126,7 @@ def test_a_page_that_was_looking_says_so_when_its_place_was_dropped_while_it_was
 def test_a_page_coming_back_after_its_table_was_called_off_says_why_in_words(
     server: Server, new_page: Any
 ) -> None:
-    page = new_page(*SIZES["phone"])
-    with_axe(page)
-    _account(page, server.url, "Celina")
-    page.get_by_role("button", name="Find a rated game").click()
-    page.locator("#waited").wait_for()
+    page = _looking(new_page(*SIZES["phone"]), server.url, "Celina", "#waited")
     called_off = {
         "state": "idle",
         "bot": False,
@@ -171,12 +138,7 @@ def test_a_page_coming_back_after_its_table_was_called_off_says_why_in_words(
             "absent": ["Celina"],
         },
     }
-    page.route(
-        re.compile(r".*/ladder/queue$"),
-        lambda route: (
-            _answer(route, called_off) if route.request.method == "GET" else route.continue_()
-        ),
-    )
+    answer_queue(page, "GET", called_off)
 
     notice = page.locator("#rated-notice")
     notice.wait_for()
@@ -188,16 +150,7 @@ def test_a_page_coming_back_after_its_table_was_called_off_says_why_in_words(
 
 
 def test_the_waiting_pages_words_hold_under_node() -> None:
-    node = shutil.which("node")
-    if node is None:
+    if NODE is None:
         pytest.skip("node is not installed")
-    tests = Path(__file__).with_name("js_queue.test.mjs")
-    run = subprocess.run(
-        [node, "--test", str(tests)],
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    run = node_test(Path(__file__).with_name("js_queue.test.mjs"), timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -6,7 +6,6 @@ nothing on any of them."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import httpx
@@ -15,6 +14,7 @@ from playwright.sync_api import expect
 
 from benchmarks.load import Server
 from tests.web.pages import axe_violations, with_axe
+from tests.web.rated import play_rated_and_resign
 
 SIZES = [(390, 844), (1280, 800)]
 
@@ -67,34 +67,14 @@ def test_the_numbers_are_explained_in_plain_words_linked_from_where_ratings_are_
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
-def _play_rated_and_resign(http: httpx.Client, secret: str, pool: str) -> None:
-    """Join ``pool`` letting computer players fill at once, then resign: one rated game."""
-    me = {"Authorization": f"Bearer {secret}"}
-    http.post("/ladder/queue", json={"pool": pool, "fill_after": 0}, headers=me)
-    for _ in range(200):
-        seat = http.get("/ladder/queue", headers=me).json()
-        if seat["state"] == "seated":
-            break
-        time.sleep(0.1)
-    http.post(
-        f"/games/{seat['game_uuid']}/resign",
-        headers={"Authorization": f"Bearer {seat['player_uuid']}"},
-    )
-    for _ in range(200):
-        if http.get("/ladder/queue", headers=me).json()["state"] == "idle":
-            return
-        time.sleep(0.1)
-    raise AssertionError("the game was not settled")
-
-
 def test_a_profile_with_games_in_both_pools_draws_one_chart_per_pool(
     server: Server, new_page: Any
 ) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as http:
         secret = http.post("/ladder/accounts", json={"handle": "TwoPools"}).json()["secret"]
-        _play_rated_and_resign(http, secret, "standard-2")
-        _play_rated_and_resign(http, secret, "standard-3-8")
-        _play_rated_and_resign(http, secret, "standard-2")
+        play_rated_and_resign(http, secret, "standard-2")
+        play_rated_and_resign(http, secret, "standard-3-8")
+        play_rated_and_resign(http, secret, "standard-2")
     for width, height in SIZES:
         page = new_page(width, height)
         with_axe(page)

@@ -5,9 +5,7 @@ games, and its reading of every fight those games had."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -19,29 +17,20 @@ from engine.economancy.agents import make_agent
 from engine.economancy.cards import CARDS
 from engine.economancy.rules import EconomancyRules
 from engine.economancy.state import ATTACKING, BUY, INVESTING
+from tests.web.node import NODE, node_test
 
 TESTS = Path(__file__).with_name("econ_units.test.mjs")
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
 def _run(dump: object | None = None, where: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
+    env = {}
     if dump is not None and where is not None:
         path = where / "econ_dump.json"
         path.write_text(json.dumps(dump), encoding="utf-8")
         env["BLEF_ECON_DUMP"] = str(path)
-    return subprocess.run(
-        [str(NODE), "--test", str(TESTS)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return node_test(TESTS, env)
 
 
 def test_the_economancy_js_unit_tests_pass_under_node() -> None:

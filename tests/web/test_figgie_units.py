@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
-import shutil
 import subprocess
 from functools import partial
 from pathlib import Path
@@ -21,29 +19,20 @@ from engine.figgie.decks import goal_probabilities
 from engine.figgie.game import FiggieGame, FiggieRules, FiggieState, Order
 from engine.figgie.market import ASK, BID, CANCEL_ASK, CANCEL_BID, HIT, LIFT
 from engine.protocol import MoveRefused
+from tests.web.node import NODE, node_test
 
 TESTS = Path(__file__).with_name("figgie_units.test.mjs")
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
 
 def _run(cases: object | None, where: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
+    env = {}
     if cases is not None:
         path = where / "figgie-cases.json"
         path.write_text(json.dumps(cases))
         env["FIGGIE_JS_CASES"] = str(path)
-    return subprocess.run(
-        [str(NODE), "--test", str(TESTS)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return node_test(TESTS, env, timeout=120)
 
 
 def test_the_figgie_js_unit_tests_pass_under_node(tmp_path: Path) -> None:

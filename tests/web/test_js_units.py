@@ -5,9 +5,7 @@ of cards and the reactions."""
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -18,10 +16,9 @@ from engine.dealing import commitment, deal_hands, deal_round
 from engine.facts import MAX_PLAYERS, MIN_PLAYERS, card_from_index, max_cards
 from engine.rules import GROWING, SLOWLY_GROWING, Rules
 from engine.sets import SETS, table_for
+from tests.web.node import NODE, node_test
 
 TESTS = Path(__file__).with_name("js_units.test.mjs")
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 
@@ -29,20 +26,12 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed")
 def _run(
     dump: object | None = None, variants: object | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
+    env = {}
     if dump is not None:
         env["BLEF_JS_DUMP"] = json.dumps(dump)
     if variants is not None:
         env["BLEF_JS_VARIANTS"] = json.dumps(variants)
-    return subprocess.run(
-        [str(NODE), "--test", str(TESTS)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return node_test(TESTS, env)
 
 
 def test_the_js_unit_tests_pass_under_node() -> None:
@@ -144,13 +133,6 @@ def test_the_page_knows_the_32_card_bets_jokers_and_verifies_every_variant_s_dea
 def test_the_rating_helpers_pass_under_node() -> None:
     # The displayed scale, lines that add up, the stakes, one chart per pool
     # (tests/web/js_ratings.test.mjs).
-    result = subprocess.run(
-        [str(NODE), "--test", str(TESTS.with_name("js_ratings.test.mjs"))],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = node_test(TESTS.with_name("js_ratings.test.mjs"))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "# fail 0" in result.stdout

@@ -9,7 +9,7 @@
 // closed the table is read every KIND_POLL_MS, as Blef's table does.
 import { api, ApiError, forgetSeat, keepSeat, pref, setPref } from "./api.js";
 import { ERROR_CODES } from "./errors.js";
-import { live } from "./live.js";
+import { beep, followTable } from "./tablelive.js";
 import { announce, fail, toast } from "./ui.js";
 
 const KNOWN = new Set(ERROR_CODES);
@@ -62,7 +62,7 @@ export function createKindTable(kind, game, changed, g) {
   let alive = true;
   let poller = null;
   let polls = 0; // which polling loop may go on (each start or stop makes a new one)
-  let socket = null;
+  let unfollow = null;
   const token = () => s.seat && s.seat.player_uuid;
   const isMyTurn = () => !!(s.state && s.state.status === "Running" && s.state.your_turn && s.state.you !== null);
 
@@ -184,24 +184,6 @@ export function createKindTable(kind, game, changed, g) {
   };
   Object.assign(actions, g.moves(ctx));
 
-  function beep() {
-    try {
-      const audio = new AudioContext();
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.frequency.value = 660;
-      gain.gain.setValueAtTime(0.15, audio.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
-      osc.connect(gain).connect(audio.destination);
-      osc.start();
-      osc.stop(audio.currentTime + 0.35);
-    } catch { /* no sound here */ }
-  }
-
-  function caughtUp() {
-    if (document.visibilityState !== "hidden") refresh();
-  }
-
   /** A pushed message: the table's body for a spectator (the socket is a spectator's). A
    * seat holder reads its own body once (a push it has seen already asks for nothing). */
   function pushed(frame) {
@@ -251,24 +233,13 @@ export function createKindTable(kind, game, changed, g) {
     actions,
     isMyTurn,
     start() {
-      socket = live(`/ws?game_uuid=${encodeURIComponent(game)}`, {
-        onMessage: pushed,
-        onOpen() { poll(false); s.live = true; refresh(); changed(); },
-        onClose() { s.live = false; poll(true); changed(); },
-      });
-      poll(true); // until the socket opens
-      // A socket may die without a close while the device sleeps or changes network: the
-      // page reads once as it comes back into view or online (a read, not a poll).
-      document.addEventListener("visibilitychange", caughtUp);
-      addEventListener("online", caughtUp);
+      unfollow = followTable(game, s, { pushed, poll, refresh, changed });
     },
     stop() {
       alive = false;
       poll(false);
-      if (socket) socket.close();
-      socket = null;
-      document.removeEventListener("visibilitychange", caughtUp);
-      removeEventListener("online", caughtUp);
+      if (unfollow) unfollow();
+      unfollow = null;
       document.title = g.name;
     },
   };

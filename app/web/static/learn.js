@@ -1,8 +1,9 @@
 // Learn to play (a page of its own, or a dialog over the table): the rules (docs/rules.md, served as /app/rules.md) and the sets as cards, in
 // their order, each kind with a line saying what it is: the 88 of 24 cards, or the 140 of 32.
-import { useEffect, useRef, useState } from "./hooks.js";
+import { useEffect, useState } from "./hooks.js";
 import { api } from "./api.js";
 import { exampleCards, tableFor } from "./bets.js";
+import { KindLearnDialog } from "./learnkind.js";
 import { parseMarkdown } from "./markdown.js";
 import { Cards, html } from "./ui.js";
 
@@ -60,12 +61,5 @@ export function Learn({ onClose = null }) {
 /** How to play over the screen in use (the table stays as it is beneath): a modal dialog,
  * closed by Escape or its buttons; `onClose` puts the focus back where it was. */
 export function LearnDialog({ onClose }) {
-  const box = useRef(null);
-  useEffect(() => {
-    const dialog = box.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    document.getElementById("learn-title")?.focus();
-  }, []);
-  return html`<dialog ref=${box} class="help-dialog" aria-labelledby="learn-title" onClose=${() => onClose()}>
-    <${Learn} onClose=${onClose} /></dialog>`;
+  return html`<${KindLearnDialog} Page=${Learn} onClose=${onClose} />`;
 }

@@ -14,8 +14,8 @@ export function KindLearn({ title, onClose = null, children }) {
   </section>`;
 }
 
-/** `Page` (a game's rules page, given `onClose`) over the table: closed by Escape or its
- * buttons. */
+/** `Page` (a game's rules page, given `onClose`; Blef's too, learn.js) over the table: a
+ * modal dialog, closed by Escape or its buttons. */
 export function KindLearnDialog({ Page, onClose }) {
   const box = useRef(null);
   useEffect(() => {

@@ -4,7 +4,7 @@
 import { api, ApiError, forgetSeat, keepSeat, pref, rematchOf, seatOf, setPref } from "./api.js";
 import { words } from "./errors.js";
 import { gameOf } from "./games.js";
-import { live } from "./live.js";
+import { beep, followTable } from "./tablelive.js";
 import { announce, fail, toast } from "./ui.js";
 import { tableTitle } from "./playernames.js";
 
@@ -41,7 +41,7 @@ export function createTable(game, changed, g = gameOf()) {
     live: false, // whether the websocket is open (then nothing is polled)
   };
   let alive = true;
-  let socket = null;
+  let unfollow = null;
   let timers = [];
   const token = () => s.seat && s.seat.player_uuid;
   const me = () => s.seat && s.seat.nickname;
@@ -272,20 +272,6 @@ export function createTable(game, changed, g = gameOf()) {
     location.hash = `#/game/${seat.game_uuid}`;
   }
 
-  function beep() {
-    try {
-      const ctx = new AudioContext();
-      const osc = ctx.createOscillator();
-      const gain = ctx.createGain();
-      osc.frequency.value = 660;
-      gain.gain.setValueAtTime(0.15, ctx.currentTime);
-      gain.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.35);
-      osc.connect(gain).connect(ctx.destination);
-      osc.start();
-      osc.stop(ctx.currentTime + 0.35);
-    } catch { /* no sound here */ }
-  }
-
   // Live: the websocket (as an observer) brings every change. A watcher without a seat is
   // shown the pushed state itself; a player's own view (their cards, their moves) is fetched
   // with the Bearer header on each push. Each round's snapshot is revealed from the push.
@@ -303,10 +289,6 @@ export function createTable(game, changed, g = gameOf()) {
     else refresh();
   }
 
-  function caughtUp() {
-    if (document.visibilityState !== "hidden") refresh();
-  }
-
   let poller = null;
   function poll(on) {
     if (on && !poller && alive) poller = setInterval(refresh, POLL_MS);
@@ -318,25 +300,17 @@ export function createTable(game, changed, g = gameOf()) {
     actions,
     isMyTurn,
     start() {
-      socket = live(`/ws?game_uuid=${game}`, {
-        onMessage: pushed,
-        onOpen() { poll(false); s.live = true; refresh(); changed(); },
-        onClose() { s.live = false; poll(true); refresh(); changed(); },
-      });
-      refresh();
-      poll(true);
-      // A socket may die without a close while the device sleeps or changes network: the
-      // page reads once as it comes back into view or online (a read, not a poll).
-      document.addEventListener("visibilitychange", caughtUp);
-      addEventListener("online", caughtUp);
+      // The interval reads only after its first wait: a read goes at once as it starts (at the
+      // start, and as the socket closes).
+      const pollNow = (on) => { poll(on); if (on) refresh(); };
+      unfollow = followTable(game, s, { pushed, poll: pollNow, refresh, changed });
     },
     stop() {
       alive = false;
       for (const t of timers) clearTimeout(t);
       poll(false);
-      document.removeEventListener("visibilitychange", caughtUp);
-      removeEventListener("online", caughtUp);
-      if (socket) socket.close();
+      if (unfollow) unfollow();
+      unfollow = null;
       document.title = g.name;
     },
   };
