@@ -111,6 +111,23 @@ _CARD_TEXT: Final = tuple(
 _PHASE_TEXT: Final = {phase: _json_text({"name": phase}) for phase in (INVESTING, BUY)}
 
 
+_BUY_MOVES: dict[tuple[int, ...], tuple[list[Move], ...]] = {}
+
+
+def _buy_moves(shop: tuple[int, ...]) -> tuple[list[Move], ...]:
+    """A shop's legal buys by coins held: ``Pass`` then every card one can afford, in shop
+    order (index ``c`` for ``c`` coins; the last for every amount beyond). Made once per
+    card set; :meth:`EconomancyState.legal_moves` hands out copies."""
+    table = _BUY_MOVES.get(shop)
+    if table is None:
+        top = max([_COST[k] for k in shop], default=0)
+        table = tuple(
+            [PASS, *[_NAMES[k] for k in shop if _COST[k] <= coins]] for coins in range(top + 1)
+        )
+        _BUY_MOVES[shop] = table
+    return table
+
+
 def card_points(cards: list[int]) -> int:
     """The victory points of an army."""
     points = 0
@@ -127,6 +144,8 @@ class EconomancyState:
         "attack_values",
         "attacker",
         "attacker_card",
+        "buy_moves",
+        "buy_shop",
         "buys",
         "cards",
         "choosers",
@@ -134,6 +153,7 @@ class EconomancyState:
         "day_count",
         "eliminated",
         "n",
+        "over",
         "pending",
         "phase",
         "reason",
@@ -151,6 +171,13 @@ class EconomancyState:
         self.day_count = 1
         self.phase = INVESTING
         self.shop: dict[int, int] = {k: CARDS[k].per_player * n_seats for k in rules.shop_kinds}
+        self.over = False
+        """Whether the game has ended (kept with :attr:`phase` by the moves and by
+        :meth:`refresh`)."""
+        self.buy_shop = self.shop
+        self.buy_moves = _buy_moves(rules.shop_kinds)
+        """The buy phase's legal moves by coins held (see :func:`_buy_moves`), for the shop
+        :attr:`buy_shop`; :meth:`legal_moves` remakes them if :attr:`shop` was replaced."""
         self.coins = [STARTING_COINS] * n_seats
         self.buys = [0] * n_seats
         self.cards: list[list[int]] = [[STIPEND] for _ in range(n_seats)]
@@ -189,10 +216,6 @@ class EconomancyState:
     def day(self) -> int:
         """The day of the cycle: 1, 2 or 3."""
         return (self.day_count - 1) % 3 + 1
-
-    @property
-    def over(self) -> bool:
-        return self.phase == END
 
     def alive(self, seat: int) -> bool:
         return bool(self.cards[seat])
@@ -235,7 +258,8 @@ class EconomancyState:
     def refresh(self) -> None:
         """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
         agent's look-ahead); moves keep it up to date themselves."""
-        if self.phase == END:
+        self.over = self.phase == END
+        if self.over:
             self.asked = ()
         elif self.phase == ATTACKING and self.attacker_card < 0:
             self.asked = (self.attacker,)
@@ -255,13 +279,13 @@ class EconomancyState:
         phase = self.phase
         if phase == INVESTING:
             return range(self.coins[seat] + 1)
-        if phase == BUY:
+        if phase == BUY:  # any card it can afford, sold out or not
+            if self.buy_shop is not self.shop:
+                self.buy_shop = self.shop
+                self.buy_moves = _buy_moves(tuple(self.shop))
+            table = self.buy_moves
             coins = self.coins[seat]
-            buy: list[Move] = [PASS]  # any card it can afford, sold out or not
-            for k in self.shop:
-                if _COST[k] <= coins:
-                    buy.append(_NAMES[k])
-            return buy
+            return table[coins if coins < len(table) else -1][:]
         cards, uses = self.cards[seat], self.uses[seat]
         i = 0
         if self.attacker_card < 0:
@@ -681,6 +705,7 @@ class EconomancyState:
 
     def _finish(self, winner: int | None, reason: str, events: list[Event]) -> None:
         self.phase = END
+        self.over = True
         self.winner = winner
         self.reason = reason
         self.pending = {}
@@ -795,7 +820,12 @@ class EconomancyState:
         other.attack_values = self.attack_values
         other.day_count = self.day_count
         other.phase = self.phase
+        other.over = self.over
         other.shop = dict(self.shop)
+        other.buy_shop = other.shop
+        other.buy_moves = (
+            self.buy_moves if self.buy_shop is self.shop else _buy_moves(tuple(other.shop))
+        )
         other.coins = list(self.coins)
         other.buys = list(self.buys)
         other.cards = [list(c) for c in self.cards]
