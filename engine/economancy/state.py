@@ -22,7 +22,7 @@ go up at once), the defenders' cards once the fight resolves.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import compress
 from typing import Any, Final
@@ -84,6 +84,9 @@ def _event(kind: str, seat: int | None, data: dict[str, Any]) -> Event:
 
 
 _CHOSE: Final = tuple(Event("chose", seat) for seat in range(4))
+_ATTACK_EVENTS: dict[int, Event] = {}
+"""The ``attacks`` events made so far, by seat, card index and kind: like ``chose`` and
+``stopped``, one value shared by every game (events are never changed)."""
 _STOPPED: Final = tuple(Event("stopped", seat) for seat in range(4))
 _KEY: Final = ("0", "1", "2", "3")
 
@@ -283,9 +286,9 @@ class EconomancyState:
             if self.buy_shop is not self.shop:
                 self.buy_shop = self.shop
                 self.buy_moves = _buy_moves(tuple(self.shop))
-            table = self.buy_moves
+            by_coins = self.buy_moves
             coins = self.coins[seat]
-            return table[coins if coins < len(table) else -1][:]
+            return by_coins[coins if coins < len(by_coins) else -1][:]
         cards, uses = self.cards[seat], self.uses[seat]
         i = 0
         if self.attacker_card < 0:
@@ -387,39 +390,42 @@ class EconomancyState:
         if seat not in asked:
             self.check(seat, move)  # raises: the game is over, or the seat is not asked
         phase = self.phase
-        resolve: Callable[[list[Event]], None]
         if phase == INVESTING:
             if type(move) is not int or not 0 <= move <= self.coins[seat]:
                 self.check(seat, move)
-            resolve = self._resolve_investing
         elif phase == BUY:
             if move != PASS:
                 kind = BY_NAME.get(move) if type(move) is str else None
                 if kind is None or kind not in self.shop or _COST[kind] > self.coins[seat]:
                     self.check(seat, move)
-            resolve = self._resolve_buy
         elif self.attacker_card < 0:
+            cards = self.cards[seat]
             if (
                 type(move) is not int
-                or not 0 < move < len(self.cards[seat])
-                or self.uses[seat][move] >= _ATTACKS[self.cards[seat][move]]
+                or not 0 < move < len(cards)
+                or self.uses[seat][move] >= _ATTACKS[cards[move]]
             ):
-                self.check(seat, move)
-            return self._attack_with(int(move))
+                self.check(seat, move)  # passes only 0, stop attacking
+            return self._attack_with(move)  # type: ignore[arg-type]  # an int, checked
         else:
+            cards = self.cards[seat]
             if (
                 type(move) is not int
-                or not 0 <= move < len(self.cards[seat])
-                or self.uses[seat][move] >= _DEFENDS[self.cards[seat][move]]
+                or not 0 <= move < len(cards)
+                or self.uses[seat][move] >= _DEFENDS[cards[move]]
             ):
                 self.check(seat, move)
-            resolve = self._resolve_fight
         self.pending[seat] = move
         if len(asked) > 1:  # others still to choose: nothing is revealed yet
             self.asked = asked[1:] if asked[0] == seat else tuple([s for s in asked if s != seat])
             return [_CHOSE[seat]]
         events: list[Event] = []
-        resolve(events)
+        if phase == INVESTING:
+            self._resolve_investing(events)
+        elif phase == BUY:
+            self._resolve_buy(events)
+        else:
+            self._resolve_fight(events)
         return events
 
     def apply_checked(self, seat: int, move: Move) -> list[Event]:
@@ -537,8 +543,13 @@ class EconomancyState:
         cards, uses = self.cards, self.uses
         uses[attacker][index] += 1
         self.attacker_card = index
-        name = _NAMES[cards[attacker][index]]
-        events = [_event("attacks", attacker, {"card": index, "name": name})]
+        kind = cards[attacker][index]
+        key = (index * 4 + attacker) * 16 + kind
+        event = _ATTACK_EVENTS.get(key)
+        if event is None:
+            event = _event("attacks", attacker, {"card": index, "name": _NAMES[kind]})
+            _ATTACK_EVENTS[key] = event
+        events = [event]
         self.pending = {}
         defends = _DEFENDS
         choosers = []
@@ -565,16 +576,17 @@ class EconomancyState:
         defenders: dict[str, list[Any]] = {}
         fainted: list[list[Any]] = []
         pending, cards, uses, coins = self.pending, self.cards, self.uses, self.coins
-        for seat in sorted(pending):
+        for seat in sorted(pending) if len(pending) > 1 else pending:
             i = int(pending[seat])
             k = cards[seat][i]
             uses[seat][i] += 1
             coins[seat] += _GREED[k]
-            defenders[_KEY[seat]] = [i, _NAMES[k]]
+            name = _NAMES[k]
+            defenders[_KEY[seat]] = [i, name]
             if attack[k] > guards:
                 attacker_faints = True
             if hits > defence[k]:
-                fainted.append([seat, i, _NAMES[k]])
+                fainted.append([seat, i, name])
         for seat, i, _ in fainted:
             del cards[seat][i]
             del uses[seat][i]
@@ -658,8 +670,8 @@ class EconomancyState:
             choices[_KEY[s]] = pending[s]
         events.append(_event("bought", None, {"choices": choices, "got": got}))
         self.pending = {}
-        if self._check_winner(events):
-            return
+        if got and self._check_winner(events):  # armies unchanged: nobody has won since
+            return  # the last check (after the last fight or buy round)
         self._ask_buyers(events)
 
     def _ask_buyers(self, events: list[Event]) -> None:
