@@ -64,6 +64,7 @@ _DEFENCE: Final = tuple(card.defence for card in CARDS)
 _GREED: Final = tuple(card.coins_per_defence for card in CARDS)
 _DAY3_BUYS: Final = tuple(card.day3_buys for card in CARDS)
 _BEAN: Final = tuple(card.bean for card in CARDS)
+_BEAN_KINDS: Final = tuple(k for k, card in enumerate(CARDS) if card.bean)
 _INCOME: Final = tuple(tuple(card.income[day] for card in CARDS) for day in range(3))
 _ATTACK_BY_BUBBLE: dict[int, tuple[int, ...]] = {}
 _SET_KIND: Final[Any] = Event.__dict__["kind"].__set__
@@ -402,10 +403,10 @@ class EconomancyState:
             cards = self.cards[seat]
             if (
                 type(move) is not int
-                or not 0 < move < len(cards)
-                or self.uses[seat][move] >= _ATTACKS[cards[move]]
+                or not 0 <= move < len(cards)
+                or (move and self.uses[seat][move] >= _ATTACKS[cards[move]])
             ):
-                self.check(seat, move)  # passes only 0, stop attacking
+                self.check(seat, move)  # 0 stops attacking
             return self._attack_with(move)  # type: ignore[arg-type]  # an int, checked
         else:
             cards = self.cards[seat]
@@ -493,15 +494,17 @@ class EconomancyState:
             if not cards:
                 continue
             c = coins[seat]
-            b = 1
-            for k in cards:
-                c += income[k]
-                if bean[k]:
-                    c += c // 3
-                if third_day:
-                    b += _DAY3_BUYS[k]
+            for b in _BEAN_KINDS:
+                if b in cards:  # a bean's third depends on what came before it
+                    for k in cards:
+                        c += income[k]
+                        if bean[k]:
+                            c += c // 3
+                    break
+            else:
+                c += sum(map(income.__getitem__, cards))
             coins[seat] = c
-            buys[seat] = b
+            buys[seat] = 1 + sum(map(_DAY3_BUYS.__getitem__, cards)) if third_day else 1
 
     def _start_investing(self) -> None:
         self.phase = INVESTING
