@@ -115,6 +115,9 @@ _CARD_TEXT: Final = tuple(
 _PHASE_TEXT: Final = {phase: _json_text({"name": phase}) for phase in (INVESTING, BUY)}
 
 
+_RANGES: Final = tuple(range(coins + 1) for coins in range(64))
+"""The investing phase's legal moves for each amount of coins below 64 (ranges are values)."""
+
 _BUY_MOVES: dict[tuple[int, ...], tuple[list[Move], ...]] = {}
 
 
@@ -130,6 +133,17 @@ def _buy_moves(shop: tuple[int, ...]) -> tuple[list[Move], ...]:
         )
         _BUY_MOVES[shop] = table
     return table
+
+
+_SHOPS: dict[tuple[tuple[int, ...], int], dict[int, int]] = {}
+
+
+def _new_shop(kinds: tuple[int, ...], n_seats: int) -> dict[int, int]:
+    """A new game's shop: every card of ``kinds``, ``per_player`` copies a seat."""
+    shop = _SHOPS.get((kinds, n_seats))
+    if shop is None:
+        shop = _SHOPS[kinds, n_seats] = {k: CARDS[k].per_player * n_seats for k in kinds}
+    return dict(shop)
 
 
 def card_points(cards: list[int]) -> int:
@@ -174,7 +188,7 @@ class EconomancyState:
         """Every card kind's attack under these rules (Bubble's is a rules parameter)."""
         self.day_count = 1
         self.phase = INVESTING
-        self.shop: dict[int, int] = {k: CARDS[k].per_player * n_seats for k in rules.shop_kinds}
+        self.shop: dict[int, int] = _new_shop(rules.shop_kinds, n_seats)
         self.over = False
         """Whether the game has ended (kept with :attr:`phase` by the moves and by
         :meth:`refresh`)."""
@@ -282,7 +296,8 @@ class EconomancyState:
             return []
         phase = self.phase
         if phase == INVESTING:
-            return range(self.coins[seat] + 1)
+            coins = self.coins[seat]
+            return _RANGES[coins] if coins < 64 else range(coins + 1)
         if phase == BUY:  # any card it can afford, sold out or not
             if self.buy_shop is not self.shop:
                 self.buy_shop = self.shop
@@ -619,8 +634,8 @@ class EconomancyState:
         self.pending = {}
         self.choosers = ()
         self.attacker_card = -1
-        if self._check_winner(events):
-            return
+        if (fainted or out) and self._check_winner(events):  # else no army changed:
+            return  # nobody has won since the last check
         if self.can_attack(attacker):
             self.asked = (attacker,)
         else:
