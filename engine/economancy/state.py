@@ -649,7 +649,8 @@ class EconomancyState:
 
     def _end_attack(self, events: list[Event]) -> None:
         for uses in self.uses:
-            uses[:] = [0] * len(uses)
+            if any(uses):
+                uses[:] = [0] * len(uses)
         self.attacker_card = -1
         self._start_buy()
 
@@ -698,16 +699,17 @@ class EconomancyState:
             if cards[s] and buys[s] > 0:
                 choosers += (s,)
         self.choosers = self.asked = choosers
-        if not choosers:
-            self._end_day(events)
-
-    def _end_day(self, events: list[Event]) -> None:
+        if choosers:
+            return
+        # the day ends
         if self.day_count >= self.rules.day_limit:
             self._finish(None, "day_limit", events)
             return
         self.day_count += 1
         self._income()
-        self._start_investing()
+        self.phase = INVESTING  # as _start_investing
+        self.pending = {}
+        self.choosers = self.asked = tuple(compress(range(self.n), cards))  # in the game
 
     def _check_winner(self, events: list[Event]) -> bool:
         best, leader, tied, alive, last = -1, -1, False, 0, -1
