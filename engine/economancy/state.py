@@ -64,7 +64,6 @@ _DEFENCE: Final = tuple(card.defence for card in CARDS)
 _GREED: Final = tuple(card.coins_per_defence for card in CARDS)
 _DAY3_BUYS: Final = tuple(card.day3_buys for card in CARDS)
 _BEAN: Final = tuple(card.bean for card in CARDS)
-_BEAN_KINDS: Final = frozenset(k for k, card in enumerate(CARDS) if card.bean)
 _INCOME: Final = tuple(tuple(card.income[day] for card in CARDS) for day in range(3))
 _ATTACK_BY_BUBBLE: dict[int, tuple[int, ...]] = {}
 _SET_KIND: Final[Any] = Event.__dict__["kind"].__set__
@@ -509,15 +508,16 @@ class EconomancyState:
             if not cards:
                 continue
             c = coins[seat]
-            if _BEAN_KINDS.isdisjoint(cards):
-                c += sum(map(income.__getitem__, cards))
-            else:  # a bean's third depends on what came before it
-                for k in cards:
-                    c += income[k]
-                    if bean[k]:
-                        c += c // 3
+            for k in cards:
+                c += income[k]
+                if bean[k]:  # a third of the coins so far
+                    c += c // 3
             coins[seat] = c
-            buys[seat] = 1 + sum(map(_DAY3_BUYS.__getitem__, cards)) if third_day else 1
+            b = 1
+            if third_day:
+                for k in cards:
+                    b += _DAY3_BUYS[k]
+            buys[seat] = b
 
     def _start_investing(self) -> None:
         self.phase = INVESTING
