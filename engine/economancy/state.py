@@ -530,7 +530,7 @@ class EconomancyState:
         amounts: list[int | None] = [None] * self.n
         top, attacker = -1, None
         for seat, amount in pending.items():
-            paid = int(amount)
+            paid: int = amount  # type: ignore[assignment]  # an int: apply checked its type
             coins[seat] -= paid
             amounts[seat] = paid
             if paid > top:
@@ -593,7 +593,7 @@ class EconomancyState:
         fainted: list[list[Any]] = []
         pending, cards, uses, coins = self.pending, self.cards, self.uses, self.coins
         for seat in sorted(pending) if len(pending) > 1 else pending:
-            i = int(pending[seat])
+            i: int = pending[seat]  # type: ignore[assignment]  # an int: apply checked its type
             k = cards[seat][i]
             uses[seat][i] += 1
             coins[seat] += _GREED[k]
