@@ -22,7 +22,7 @@ go up at once), the defenders' cards once the fight resolves.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from itertools import compress
 from typing import Any, Final
@@ -84,6 +84,9 @@ def _event(kind: str, seat: int | None, data: dict[str, Any]) -> Event:
 
 
 _CHOSE: Final = tuple(Event("chose", seat) for seat in range(4))
+_ATTACK_EVENTS: dict[int, Event] = {}
+"""The ``attacks`` events made so far, by seat, card index and kind: like ``chose`` and
+``stopped``, one value shared by every game (events are never changed)."""
 _STOPPED: Final = tuple(Event("stopped", seat) for seat in range(4))
 _KEY: Final = ("0", "1", "2", "3")
 
@@ -111,6 +114,37 @@ _CARD_TEXT: Final = tuple(
 _PHASE_TEXT: Final = {phase: _json_text({"name": phase}) for phase in (INVESTING, BUY)}
 
 
+_RANGES: Final = tuple(range(coins + 1) for coins in range(64))
+"""The investing phase's legal moves for each amount of coins below 64 (ranges are values)."""
+
+_BUY_MOVES: dict[tuple[int, ...], tuple[list[Move], ...]] = {}
+
+
+def _buy_moves(shop: tuple[int, ...]) -> tuple[list[Move], ...]:
+    """A shop's legal buys by coins held: ``Pass`` then every card one can afford, in shop
+    order (index ``c`` for ``c`` coins; the last for every amount beyond). Made once per
+    card set; :meth:`EconomancyState.legal_moves` hands out copies."""
+    table = _BUY_MOVES.get(shop)
+    if table is None:
+        top = max([_COST[k] for k in shop], default=0)
+        table = tuple(
+            [PASS, *[_NAMES[k] for k in shop if _COST[k] <= coins]] for coins in range(top + 1)
+        )
+        _BUY_MOVES[shop] = table
+    return table
+
+
+_SHOPS: dict[tuple[tuple[int, ...], int], dict[int, int]] = {}
+
+
+def _new_shop(kinds: tuple[int, ...], n_seats: int) -> dict[int, int]:
+    """A new game's shop: every card of ``kinds``, ``per_player`` copies a seat."""
+    shop = _SHOPS.get((kinds, n_seats))
+    if shop is None:
+        shop = _SHOPS[kinds, n_seats] = {k: CARDS[k].per_player * n_seats for k in kinds}
+    return dict(shop)
+
+
 def card_points(cards: list[int]) -> int:
     """The victory points of an army."""
     points = 0
@@ -127,6 +161,8 @@ class EconomancyState:
         "attack_values",
         "attacker",
         "attacker_card",
+        "buy_moves",
+        "buy_shop",
         "buys",
         "cards",
         "choosers",
@@ -134,6 +170,7 @@ class EconomancyState:
         "day_count",
         "eliminated",
         "n",
+        "over",
         "pending",
         "phase",
         "reason",
@@ -150,7 +187,14 @@ class EconomancyState:
         """Every card kind's attack under these rules (Bubble's is a rules parameter)."""
         self.day_count = 1
         self.phase = INVESTING
-        self.shop: dict[int, int] = {k: CARDS[k].per_player * n_seats for k in rules.shop_kinds}
+        self.shop: dict[int, int] = _new_shop(rules.shop_kinds, n_seats)
+        self.over = False
+        """Whether the game has ended (kept with :attr:`phase` by the moves and by
+        :meth:`refresh`)."""
+        self.buy_shop = self.shop
+        self.buy_moves = _buy_moves(rules.shop_kinds)
+        """The buy phase's legal moves by coins held (see :func:`_buy_moves`), for the shop
+        :attr:`buy_shop`; :meth:`legal_moves` remakes them if :attr:`shop` was replaced."""
         self.coins = [STARTING_COINS] * n_seats
         self.buys = [0] * n_seats
         self.cards: list[list[int]] = [[STIPEND] for _ in range(n_seats)]
@@ -189,10 +233,6 @@ class EconomancyState:
     def day(self) -> int:
         """The day of the cycle: 1, 2 or 3."""
         return (self.day_count - 1) % 3 + 1
-
-    @property
-    def over(self) -> bool:
-        return self.phase == END
 
     def alive(self, seat: int) -> bool:
         return bool(self.cards[seat])
@@ -235,7 +275,8 @@ class EconomancyState:
     def refresh(self) -> None:
         """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
         agent's look-ahead); moves keep it up to date themselves."""
-        if self.phase == END:
+        self.over = self.phase == END
+        if self.over:
             self.asked = ()
         elif self.phase == ATTACKING and self.attacker_card < 0:
             self.asked = (self.attacker,)
@@ -254,14 +295,15 @@ class EconomancyState:
             return []
         phase = self.phase
         if phase == INVESTING:
-            return range(self.coins[seat] + 1)
-        if phase == BUY:
             coins = self.coins[seat]
-            buy: list[Move] = [PASS]  # any card it can afford, sold out or not
-            for k in self.shop:
-                if _COST[k] <= coins:
-                    buy.append(_NAMES[k])
-            return buy
+            return _RANGES[coins] if coins < 64 else range(coins + 1)
+        if phase == BUY:  # any card it can afford, sold out or not
+            if self.buy_shop is not self.shop:
+                self.buy_shop = self.shop
+                self.buy_moves = _buy_moves(tuple(self.shop))
+            by_coins = self.buy_moves
+            coins = self.coins[seat]
+            return by_coins[coins if coins < len(by_coins) else -1][:]
         cards, uses = self.cards[seat], self.uses[seat]
         i = 0
         if self.attacker_card < 0:
@@ -363,39 +405,42 @@ class EconomancyState:
         if seat not in asked:
             self.check(seat, move)  # raises: the game is over, or the seat is not asked
         phase = self.phase
-        resolve: Callable[[list[Event]], None]
         if phase == INVESTING:
             if type(move) is not int or not 0 <= move <= self.coins[seat]:
                 self.check(seat, move)
-            resolve = self._resolve_investing
         elif phase == BUY:
             if move != PASS:
                 kind = BY_NAME.get(move) if type(move) is str else None
                 if kind is None or kind not in self.shop or _COST[kind] > self.coins[seat]:
                     self.check(seat, move)
-            resolve = self._resolve_buy
         elif self.attacker_card < 0:
+            cards = self.cards[seat]
             if (
                 type(move) is not int
-                or not 0 < move < len(self.cards[seat])
-                or self.uses[seat][move] >= _ATTACKS[self.cards[seat][move]]
+                or not 0 <= move < len(cards)
+                or (move and self.uses[seat][move] >= _ATTACKS[cards[move]])
             ):
-                self.check(seat, move)
-            return self._attack_with(int(move))
+                self.check(seat, move)  # 0 stops attacking
+            return self._attack_with(move)  # type: ignore[arg-type]  # an int, checked
         else:
+            cards = self.cards[seat]
             if (
                 type(move) is not int
-                or not 0 <= move < len(self.cards[seat])
-                or self.uses[seat][move] >= _DEFENDS[self.cards[seat][move]]
+                or not 0 <= move < len(cards)
+                or self.uses[seat][move] >= _DEFENDS[cards[move]]
             ):
                 self.check(seat, move)
-            resolve = self._resolve_fight
         self.pending[seat] = move
         if len(asked) > 1:  # others still to choose: nothing is revealed yet
             self.asked = asked[1:] if asked[0] == seat else tuple([s for s in asked if s != seat])
             return [_CHOSE[seat]]
         events: list[Event] = []
-        resolve(events)
+        if phase == INVESTING:
+            self._resolve_investing(events)
+        elif phase == BUY:
+            self._resolve_buy(events)
+        else:
+            self._resolve_fight(events)
         return events
 
     def apply_checked(self, seat: int, move: Move) -> list[Event]:
@@ -463,14 +508,15 @@ class EconomancyState:
             if not cards:
                 continue
             c = coins[seat]
-            b = 1
             for k in cards:
                 c += income[k]
-                if bean[k]:
+                if bean[k]:  # a third of the coins so far
                     c += c // 3
-                if third_day:
-                    b += _DAY3_BUYS[k]
             coins[seat] = c
+            b = 1
+            if third_day:
+                for k in cards:
+                    b += _DAY3_BUYS[k]
             buys[seat] = b
 
     def _start_investing(self) -> None:
@@ -484,7 +530,7 @@ class EconomancyState:
         amounts: list[int | None] = [None] * self.n
         top, attacker = -1, None
         for seat, amount in pending.items():
-            paid = int(amount)
+            paid: int = amount  # type: ignore[assignment]  # an int: apply checked its type
             coins[seat] -= paid
             amounts[seat] = paid
             if paid > top:
@@ -513,8 +559,13 @@ class EconomancyState:
         cards, uses = self.cards, self.uses
         uses[attacker][index] += 1
         self.attacker_card = index
-        name = _NAMES[cards[attacker][index]]
-        events = [_event("attacks", attacker, {"card": index, "name": name})]
+        kind = cards[attacker][index]
+        key = (index * 4 + attacker) * 16 + kind
+        event = _ATTACK_EVENTS.get(key)
+        if event is None:
+            event = _event("attacks", attacker, {"card": index, "name": _NAMES[kind]})
+            _ATTACK_EVENTS[key] = event
+        events = [event]
         self.pending = {}
         defends = _DEFENDS
         choosers = []
@@ -541,16 +592,17 @@ class EconomancyState:
         defenders: dict[str, list[Any]] = {}
         fainted: list[list[Any]] = []
         pending, cards, uses, coins = self.pending, self.cards, self.uses, self.coins
-        for seat in sorted(pending):
-            i = int(pending[seat])
+        for seat in sorted(pending) if len(pending) > 1 else pending:
+            i: int = pending[seat]  # type: ignore[assignment]  # an int: apply checked its type
             k = cards[seat][i]
             uses[seat][i] += 1
             coins[seat] += _GREED[k]
-            defenders[_KEY[seat]] = [i, _NAMES[k]]
+            name = _NAMES[k]
+            defenders[_KEY[seat]] = [i, name]
             if attack[k] > guards:
                 attacker_faints = True
             if hits > defence[k]:
-                fainted.append([seat, i, _NAMES[k]])
+                fainted.append([seat, i, name])
         for seat, i, _ in fainted:
             del cards[seat][i]
             del uses[seat][i]
@@ -580,8 +632,8 @@ class EconomancyState:
         self.pending = {}
         self.choosers = ()
         self.attacker_card = -1
-        if self._check_winner(events):
-            return
+        if (fainted or out) and self._check_winner(events):  # else no army changed:
+            return  # nobody has won since the last check
         if self.can_attack(attacker):
             self.asked = (attacker,)
         else:
@@ -597,7 +649,8 @@ class EconomancyState:
 
     def _end_attack(self, events: list[Event]) -> None:
         for uses in self.uses:
-            uses[:] = [0] * len(uses)
+            if any(uses):
+                uses[:] = [0] * len(uses)
         self.attacker_card = -1
         self._start_buy()
 
@@ -634,8 +687,8 @@ class EconomancyState:
             choices[_KEY[s]] = pending[s]
         events.append(_event("bought", None, {"choices": choices, "got": got}))
         self.pending = {}
-        if self._check_winner(events):
-            return
+        if got and self._check_winner(events):  # armies unchanged: nobody has won since
+            return  # the last check (after the last fight or buy round)
         self._ask_buyers(events)
 
     def _ask_buyers(self, events: list[Event]) -> None:
@@ -646,16 +699,17 @@ class EconomancyState:
             if cards[s] and buys[s] > 0:
                 choosers += (s,)
         self.choosers = self.asked = choosers
-        if not choosers:
-            self._end_day(events)
-
-    def _end_day(self, events: list[Event]) -> None:
+        if choosers:
+            return
+        # the day ends
         if self.day_count >= self.rules.day_limit:
             self._finish(None, "day_limit", events)
             return
         self.day_count += 1
         self._income()
-        self._start_investing()
+        self.phase = INVESTING  # as _start_investing
+        self.pending = {}
+        self.choosers = self.asked = tuple(compress(range(self.n), cards))  # in the game
 
     def _check_winner(self, events: list[Event]) -> bool:
         best, leader, tied, alive, last = -1, -1, False, 0, -1
@@ -681,6 +735,7 @@ class EconomancyState:
 
     def _finish(self, winner: int | None, reason: str, events: list[Event]) -> None:
         self.phase = END
+        self.over = True
         self.winner = winner
         self.reason = reason
         self.pending = {}
@@ -795,7 +850,12 @@ class EconomancyState:
         other.attack_values = self.attack_values
         other.day_count = self.day_count
         other.phase = self.phase
+        other.over = self.over
         other.shop = dict(self.shop)
+        other.buy_shop = other.shop
+        other.buy_moves = (
+            self.buy_moves if self.buy_shop is self.shop else _buy_moves(tuple(other.shop))
+        )
         other.coins = list(self.coins)
         other.buys = list(self.buys)
         other.cards = [list(c) for c in self.cards]
