@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from app.config.settings import Settings
 from app.service import GameService
+from app.store.base import GameStore
 from tests.support.api import bearer
 
 SCRIPT: list[tuple[int, list[Any]]] = [
@@ -124,3 +127,19 @@ def test_a_finished_game_started_before_records_were_kept_says_so(
     r = client.get(f"/economancy/games/{game}/record")
     assert r.status_code == 404 and r.json()["code"] == "record_not_kept"
     assert "Economancy" in r.json()["error"]
+
+
+def test_the_record_is_the_same_on_every_store(store: GameStore, tmp_path: Path) -> None:
+    """The log (nulls, nested lists, card names) comes back from SQLite and DynamoDB (moto)
+    as it was stored, so both answer the same record."""
+    settings = Settings(db_path=tmp_path / "blef.db", ai_think_seconds=0, run_clock=False)
+    service = GameService(store, settings)
+    game = service.create_table("economancy", {"day_limit": 2})["game_uuid"]
+    seats = [service.join_table("economancy", game, n)["player_uuid"] for n in ("ann", "bob")]
+    service.start_table("economancy", game, seats[0])
+    for seat, move in SCRIPT:
+        service.move("economancy", game, seats[seat], move)
+    steps = service.table_record("economancy", game)["steps"]
+    assert steps[5]["events"][0]["fainted"] == [[1, 1, "Worker"]]
+    assert steps[1]["events"][0]["amounts"] == [0, 0]
+    assert len(steps) == 7
