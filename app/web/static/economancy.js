@@ -63,7 +63,7 @@ function ArmyCard({ card, index, rules, attacking }) {
   </li>`;
 }
 
-function Wizard({ st, seat, p, me, chosen, asked }) {
+export function Wizard({ st, seat, p, me, chosen, asked }) {
   const view = st.view;
   const info = st.seats[seat] || { nickname: `Seat ${seat + 1}` };
   const level = levelOf(info.ai);
@@ -83,7 +83,7 @@ function Wizard({ st, seat, p, me, chosen, asked }) {
   </li>`;
 }
 
-function Shop({ st }) {
+export function Shop({ st }) {
   const offers = shopOffers(st.view.shop, 0);
   return html`<section class="panel shop" aria-labelledby="shop-title">
     <h2 id="shop-title">The shop</h2>
