@@ -292,7 +292,8 @@ function moves({ act }) {
 
 /** Economancy, as the registry (games.js) knows it. The reveal and replay parts are Blef's
  * frames, which the contract's tables do not show: an Economancy choice is revealed on the
- * board itself (the fight, the journal). */
+ * board itself (the fight, the journal), and a finished game is replayed step by step on a
+ * page of its own (econreplay.js, which draws each step with Wizard, Shop and FightView). */
 export const economancy = Object.freeze({
   kind: "economancy",
   name: "Economancy",
