@@ -127,6 +127,9 @@ def test_a_finished_game_is_replayed_step_by_step_and_shows_why_a_card_fainted(
     assert "fainted" in loser.inner_text()
     assert "Ghost's attack 3 is more than Worker's defence 2: Worker faints." in fight.inner_text()
     assert "Fainted: bob's Worker." in events.inner_text()
+    said = page.locator("#replay-said")  # said to a screen reader as the step changes
+    assert said.get_attribute("aria-live") == "polite"
+    assert said.text_content().startswith("Step 6 of 7, day 2. Fight: ann's Ghost against bob's")
     assert "Worker" not in bob_army.inner_text()
     assert _axe(page) == [], "the replay at the fight"
 

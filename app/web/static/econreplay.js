@@ -133,7 +133,8 @@ export function EconomancyReplay({ game }) {
         <input type="range" id="replay-slider" min="1" max=${steps.length} step="1" value=${i + 1}
           aria-valuetext=${where} onInput=${(e) => go(Number(e.currentTarget.value) - 1)} />
       </div>
-      <p id="replay-step" aria-live="polite"><b>${where}</b> · ${nowWords(step.view, names)}</p>
+      <p id="replay-step"><b>${where}</b> · ${nowWords(step.view, names)}</p>
+      <p class="sr-only" aria-live="polite" id="replay-said">${`${where}. ${lines.join(" ")}`}</p>
       <p class="keys muted small">Keys: <kbd>←</kbd> <kbd>→</kbd> a step, <kbd>PageUp</kbd> <kbd>PageDown</kbd> a day, <kbd>Home</kbd> <kbd>End</kbd> the first and last step.</p>
     </section>
     <section class="panel" aria-labelledby="replay-events-title" id="replay-events">
