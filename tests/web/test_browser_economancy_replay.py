@@ -146,6 +146,12 @@ def test_a_finished_game_is_replayed_step_by_step_and_shows_why_a_card_fainted(
     _at(page, "Step 7 of 7, day 2")
     assert page.evaluate("document.activeElement.id") == "replay-next"
     assert "The game is over." in page.locator("#replay-step").inner_text()
+    page.keyboard.press("PageUp")  # the first step of this day (day 2), then of the day before
+    _at(page, "Step 3 of 7, day 2")
+    page.keyboard.press("PageUp")
+    _at(page, "Step 1 of 7, day 1")
+    page.get_by_role("button", name="Next day ›", exact=True).click()
+    _at(page, "Step 3 of 7, day 2")
 
 
 def test_a_game_still_in_play_has_no_replay_yet_and_the_page_says_so(

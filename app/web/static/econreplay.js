@@ -122,7 +122,7 @@ export function EconomancyReplay({ game }) {
       ${back}
       <nav class="stepper" aria-label="Steps of the game">
         ${button("replay-first", "« First", 0, i === 0)}
-        ${button("replay-prev-day", "‹ Day before", previousDay(steps, i), i === 0)}
+        ${button("replay-prev-day", "‹ Previous day", previousDay(steps, i), i === 0)}
         ${button("replay-prev", "‹ Back", i - 1, i === 0)}
         ${button("replay-next", "Next ›", i + 1, i === last)}
         ${button("replay-next-day", "Next day ›", nextDay(steps, i), i === last)}
