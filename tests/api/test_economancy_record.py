@@ -100,6 +100,31 @@ def test_the_record_of_a_game_not_over_is_refused_in_words_and_shows_nothing(
     assert bob_sees["events"] == [{"kind": "chose", "seat": 0}]
 
 
+def test_two_tables_that_differ_only_in_a_hidden_choice_answer_everyone_else_alike(
+    client: TestClient,
+) -> None:
+    """ann invests 2 at one table and 1 at the other: bob, a spectator and the record route
+    are answered the same at both until bob chooses too."""
+    games = [_seated(client), _seated(client)]
+    for (game, seats), amount in zip(games, (2, 1), strict=True):
+        _play(client, game, seats, [(0, [amount])])
+
+    def seen(game: str, seats: list[str]) -> list[Any]:
+        answers = []
+        for headers in ({}, bearer(seats[1])):
+            body = client.get(f"/economancy/games/{game}", headers=headers).json()
+            answers.append({k: v for k, v in body.items() if k != "game_uuid"})
+        record = client.get(f"/economancy/games/{game}/record", headers=bearer(seats[1]))
+        answers.append((record.status_code, record.json()))
+        return answers
+
+    assert seen(*games[0]) == seen(*games[1])
+    for game, seats in games:
+        _play(client, game, seats, [(1, [0])])
+    revealed = [client.get(f"/economancy/games/{g}").json()["events"] for g, _ in games]
+    assert revealed[0][0]["amounts"] == [2, 0] and revealed[1][0]["amounts"] == [1, 0]
+
+
 def test_the_record_of_no_game_another_games_table_or_a_bad_uuid_is_refused(
     client: TestClient, service: GameService
 ) -> None:
