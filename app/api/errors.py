@@ -53,6 +53,7 @@ STATUS: Final[dict[type[rules.BlefError], int]] = {
     ladder.TooManyAccounts: 429,
     service.ConflictError: 409,
     service.GameNotFinished: 409,
+    service.RecordNotKept: 404,
     service.GameGone: 410,
     service.IdempotencyKeyReused: 422,
     service.ProfaneNickname: 422,

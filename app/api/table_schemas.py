@@ -336,6 +336,35 @@ class TableBase(BaseModel):
     result: ResultBody | None
 
 
+class RecordSeat(BaseModel):
+    nickname: str
+    ai: str | None = Field(description="The built-in agent that played this seat (null: a person)")
+
+
+class RecordStep(BaseModel):
+    day_count: int | None = Field(
+        description="The day, counted from the game's first (1, 2, 3, 4, ...)"
+    )
+    events: list[EventBody] = Field(
+        description="What this step did: the events its revealed moves made, as shown live"
+    )
+    view: EconomancyView = Field(description="The spectator's view after this step")
+
+
+class EconomancyRecord(BaseModel):
+    """A finished Economancy table, step by step (app/service/match_record.py)."""
+
+    game_uuid: str
+    kind: str
+    room: int
+    rules: dict[str, Any]
+    seats: list[RecordSeat]
+    result: ResultBody | None
+    steps: list[RecordStep] = Field(
+        description="The start, then one step per revealed choice, in the order they were made"
+    )
+
+
 def _table(view: type[BaseModel], title: str) -> type[BaseModel]:
     described = Field(description=f"{title}'s view for your seat (null before the start)")
     optional: Any = view | None

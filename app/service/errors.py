@@ -195,3 +195,14 @@ class TooManyOrders(ServiceError):
 class TableNotFound(GameNotFound):
     """No table of that kind with that UUID, at a table's routes (HTTP 404; Blef's
     established routes answer ``game_not_found`` with 400, as they always have)."""
+
+
+class RecordNotKept(ServiceError):
+    """A finished table whose game keeps no record (a kind without one, or a game started
+    before records were kept: app/service/match_record.py), HTTP 404."""
+
+    code = "record_not_kept"
+    default_message = (
+        "No record of this game was kept: only Economancy games started since records"
+        " are kept have one"
+    )

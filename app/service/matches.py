@@ -41,6 +41,7 @@ from app.service.errors import (
     UnknownGameKind,
 )
 from app.service.match_body import Body, refusals, table_body
+from app.service.match_record import record_body
 from app.service.profanity import refuse_profane
 from app.service.social import is_reserved_name
 from app.service.writes import (
@@ -152,6 +153,14 @@ class Matches(UseCases):
         if secret is not None and secret != "":
             seat = _seat_of(doc, match, secret_of(secret))[1]
         return table_body(doc, match, seat)
+
+    def table_record(self, kind: str, game_uuid: str) -> Body:
+        """A finished table's every step, for anyone (app/service/match_record.py);
+        :class:`~app.service.errors.GameNotFinished` while it is in the lobby or played."""
+        hosted(kind)
+        with refusals():
+            doc = self.writes.load(parse.game_uuid(game_uuid), kind)
+        return record_body(doc.game_uuid, doc.room, doc.state)
 
     # ------------------------------------------------------------------ the lobby
 

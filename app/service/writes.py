@@ -39,6 +39,7 @@ from app.service.errors import (
     InvalidParameter,
     StaleVersion,
 )
+from app.service.match_record import logged_state
 from app.service.parse import game_uuid as parse_game_uuid
 from app.service.responses import snapshot_body, state_body
 from app.store.base import Conflict, GameDoc, RoundSnapshot, Store
@@ -304,9 +305,10 @@ class WritePath:
         step_before: int,
         _ended: Sequence[RoundRecord],
     ) -> list[RoundSnapshot]:
-        """A match's new version: state, version, times, and when it is next due."""
+        """A match's new version: state (with its log of public events, when its kind keeps
+        a record: app/service/match_record.py), version, times, and when it is next due."""
         now = self.clock()
-        work.state = match.to_dict()
+        work.state = logged_state(doc.state, match)
         work.version = doc.version + 1
         work.last_modified = max(now, doc.last_modified + TICK)
         work.expires_at = int(now) + self.settings.game_ttl_seconds

@@ -162,3 +162,27 @@ if (process.env.BLEF_ECON_DUMP) {
   };
   console.log(`BLEF_ECON ${JSON.stringify(out)}`);
 }
+
+test("the replay steps a day at a time: to the next day's first step, back to the day's own first or the day before's", async () => {
+  const { nextDay, previousDay, stepLines, nowWords } = await import("../../app/web/static/econreplay.js");
+  const at = (day_count, events = [], phase = { name: "investing" }, coins = [3, 3]) => ({
+    day_count, events, view: { day: ((day_count - 1) % 3) + 1, phase, shop: {}, players: coins.map((c) => wizard(army(["Sorcerer's Stipend"]), c)), player: null },
+  });
+  const steps = [at(1, [{ kind: "started" }]), at(1, [{ kind: "invested", amounts: [0, 0], attacker: null }], { name: "buy" }),
+    at(2, [{ kind: "bought", choices: { 0: "Pass", 1: "Pass" }, got: {} }], { name: "investing" }, [4, 5]), at(2), at(3), at(3)];
+  assert.equal(nextDay(steps, 0), 2);
+  assert.equal(nextDay(steps, 2), 4);
+  assert.equal(nextDay(steps, 5), 5);
+  assert.equal(previousDay(steps, 3), 2); // the day's own first step
+  assert.equal(previousDay(steps, 2), 0); // already there: the day before's first
+  assert.equal(previousDay(steps, 4), 2);
+  assert.equal(previousDay(steps, 0), 0);
+  const names = ["ann", "bob"];
+  assert.deepEqual(stepLines(steps, 2, names, null), [
+    "Buys revealed: ann passed; bob passed.",
+    "Day 2 begins: every card pays its income for day 2 of the cycle (coins now: ann 4, bob 5).",
+  ]);
+  assert.match(stepLines(steps, 0, names, null)[0], /^The game starts: ann, bob/);
+  assert.equal(nowWords({ phase: { name: "attacking", attacker: 1, attacker_card: false } }, names), "Next: bob chooses a card to attack with, or stops.");
+  assert.equal(nowWords({ phase: { name: "end", winner: false } }, names), "The game is over.");
+});

@@ -23,6 +23,7 @@ from app.api.table_schemas import (
     AgentTable,
     CreatedTable,
     CreateTable,
+    EconomancyRecord,
     GameSchemas,
     JoinedSeat,
     JoinTable,
@@ -31,6 +32,7 @@ from app.api.table_schemas import (
     TableList,
 )
 from app.service.errors import UnknownGameKind
+from app.service.match_record import RECORDED
 
 router = APIRouter(route_class=BlockingRoute)
 
@@ -93,6 +95,19 @@ def _routes(kind: str, schemas: GameSchemas) -> None:
     ) -> JSONResponse:
         body = service.table(kind, game_uuid, bearer)
         return JSONResponse(body, headers={"ETag": f'"v{body["version"]}"'})
+
+    if kind in RECORDED:
+
+        @router.get(
+            f"{prefix}/games/{{game_uuid}}/record",
+            response_model=None,
+            responses={200: {"model": EconomancyRecord}, **errors(400, 404, 409)},
+            tags=tags,
+            summary=f"A finished {schemas.title} game, step by step (409 until it ends)",
+            operation_id=f"{kind}_record",
+        )
+        def record(game_uuid: str, service: ServiceDep) -> JSONResponse:
+            return JSONResponse(service.table_record(kind, game_uuid))
 
     @router.post(
         f"{prefix}/games/{{game_uuid}}/move",

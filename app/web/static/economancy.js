@@ -63,7 +63,7 @@ function ArmyCard({ card, index, rules, attacking }) {
   </li>`;
 }
 
-function Wizard({ st, seat, p, me, chosen, asked }) {
+export function Wizard({ st, seat, p, me, chosen, asked }) {
   const view = st.view;
   const info = st.seats[seat] || { nickname: `Seat ${seat + 1}` };
   const level = levelOf(info.ai);
@@ -83,7 +83,7 @@ function Wizard({ st, seat, p, me, chosen, asked }) {
   </li>`;
 }
 
-function Shop({ st }) {
+export function Shop({ st }) {
   const offers = shopOffers(st.view.shop, 0);
   return html`<section class="panel shop" aria-labelledby="shop-title">
     <h2 id="shop-title">The shop</h2>
@@ -292,7 +292,8 @@ function moves({ act }) {
 
 /** Economancy, as the registry (games.js) knows it. The reveal and replay parts are Blef's
  * frames, which the contract's tables do not show: an Economancy choice is revealed on the
- * board itself (the fight, the journal). */
+ * board itself (the fight, the journal), and a finished game is replayed step by step on a
+ * page of its own (econreplay.js, which draws each step with Wizard, Shop and FightView). */
 export const economancy = Object.freeze({
   kind: "economancy",
   name: "Economancy",

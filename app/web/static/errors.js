@@ -31,6 +31,7 @@ const WORDS = {
   method_not_allowed: "The page asked in a way the server does not accept. Reload the page.",
   conflict: "Something changed on the table just as you acted, so nothing was done. Look again and retry.",
   game_not_finished: "The replay is ready once the game is over.",
+  record_not_kept: "No replay was kept of this game.",
   request_timeout: "The connection was too slow. Please try again.",
   body_too_large: "That request was too large.",
   weak_idempotency_key: "The page sent a request the server refused. Reload the page and try again.",

@@ -16,6 +16,10 @@ export function placesOf(body) {
     .sort((a, b) => a.place - b.place || a.seat - b.seat);
 }
 
+/** The kinds whose finished games the page replays step by step (econreplay.js), and where. */
+export const REPLAYABLE = new Set(["economancy"]);
+export const replayHref = (kind, game) => `#/${kind}/${game}/replay`;
+
 /** A place in words: 1st, 2nd, 3rd, 4th. */
 export function ordinal(n) {
   return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
@@ -159,6 +163,7 @@ function GameOver({ st, me, g }) {
     <p id="winner">${headline}</p>
     <ol class="places" aria-label="Places">${places.map((p) => html`<li key=${p.seat}>
       <b>${ordinal(p.place)}</b> ${p.nickname}${p.nickname === me ? " (you)" : ""}${p.score !== null && p.score !== undefined ? ` · ${p.score} ${p.score === 1 ? unit[0] : unit[1]}` : ""}</li>`)}</ol>
-    <p class="row"><a class="button" href="#/" id="to-lobby">Back to the lobby</a></p>
+    <p class="row">${REPLAYABLE.has(st.kind) && st.game_uuid ? html`<a class="button primary" href=${replayHref(st.kind, st.game_uuid)} id="to-replay">Replay the game step by step</a> ` : null}
+      <a class="button" href="#/" id="to-lobby">Back to the lobby</a></p>
   </section>`;
 }
