@@ -252,7 +252,7 @@ class BlefTables(Lobby, Rematch, Table, Play, MatchSocial):
         if kind != BLEF:
             return super().report_table(kind, game_uuid, secret, nickname, idempotency_key)
         player = secret_of(secret)
-        with _as_table(), answering(TABLE, self._table_for(player)):
+        with _as_table(named=True), answering(TABLE, self._table_for(player)):
             return self.report(game_uuid, player, nickname, idempotency_key)
 
     def rematch_table(
@@ -388,14 +388,20 @@ def _action_id(move: Any) -> int:
 
 
 @contextmanager
-def _as_table() -> Iterator[None]:
-    """Blef's refusals in the tables' conventions (see the module docstring)."""
+def _as_table(named: bool = False) -> Iterator[None]:
+    """Blef's refusals in the tables' conventions (see the module docstring); with
+    ``named``, a nickname the request names that nobody has is ``400 unknown_player``, as at
+    the other games' tables (the secret's refusal stays 403)."""
     try:
         with refusals():
             yield
     except SeatMoved:
         raise
-    except (NotAPlayer, rules.UnknownPlayer):
+    except rules.UnknownPlayer:
+        if named:
+            raise
+        raise SeatSecretRefused from None
+    except NotAPlayer:
         raise SeatSecretRefused from None
     except InvalidParameter as error:
         if error.parameter in ("player_uuid", "admin_uuid"):
