@@ -1,11 +1,13 @@
 """Rematch, reactions and reports at the tables of every game over HTTP, as a client written
 from api_docs/tables.md uses them (play a game to its end, ask for the rematch, take the
 seat it answers) and as an adversary tries them (someone else's secret, a name for a secret,
-a seat given up, replayed and reused keys, a flood of reactions, malformed bodies); and a
-repeated keyed write answering its first body byte for byte after the table has moved on."""
+a seat given up, replayed and reused keys, a flood of reactions, malformed bodies); a
+watcher pushed each reaction and the hidden name; and a repeated keyed write answering its
+first body byte for byte after the table has moved on."""
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -319,3 +321,25 @@ def test_a_repeated_keyed_ready_at_other_games_answers_its_first_table(
     client.post(f"/{kind}/games/{game}/react", headers=bearer(ann), json={"reaction": "🎉"})
     replay = client.post(f"/{kind}/games/{game}/ready", headers=headers, json={"ready": True})
     assert replay.content == first.content
+
+
+def test_a_watcher_of_a_table_is_pushed_each_reaction_and_the_hidden_name_after_a_report(
+    client: TestClient,
+) -> None:
+    game = _table(client, "figgie")
+    p = {n: _join(client, "figgie", game, n) for n in ("Rude", "bob", "cy")}
+    with client.websocket_connect("/ws", headers={"game_uuid": game}) as ws:
+        first = json.loads(json.loads(ws.receive_text())["body"])
+        assert first["reactions"] == []
+        client.post(f"/figgie/games/{game}/react", headers=bearer(p["cy"]), json={"reaction": "🎉"})
+        pushed = json.loads(json.loads(ws.receive_text())["body"])
+        assert pushed["you"] is None
+        assert [(r["nickname"], r["reaction"]) for r in pushed["reactions"]] == [("cy", "🎉")]
+        for reporter in ("bob", "cy"):
+            client.post(
+                f"/figgie/games/{game}/report",
+                headers=bearer(p[reporter]),
+                json={"nickname": "Rude"},
+            )
+        bodies = [json.loads(ws.receive_text())["body"] for _ in range(2)]
+        assert "Rude" in bodies[0] and "Rude" not in bodies[1] and "Player_1" in bodies[1]
