@@ -105,6 +105,49 @@ class RemoveTable(BaseModel):
     nickname: str = Field(min_length=1, max_length=MAX_NICKNAME_LENGTH)
 
 
+class ReactTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reaction: str = Field(
+        max_length=8,
+        description="One of 👍 👎 👏 😂 😮 😢 🤔 🎉 (`400 unknown_reaction` otherwise)",
+    )
+
+
+class ReportTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    nickname: str = Field(
+        min_length=1,
+        max_length=MAX_NICKNAME_LENGTH,
+        description="Another person's nickname at this table (compared ignoring case)",
+    )
+
+
+class RematchTable(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    nickname: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=MAX_NICKNAME_LENGTH,
+        description="The nickname to sit under at the next table (absent: the one you had)",
+    )
+
+
+class RematchSeat(BaseModel):
+    game_uuid: str = Field(description="The next table")
+    player_uuid: str = Field(description="Your seat's secret there: send it as a Bearer token")
+    kind: str
+
+
+class ReactionBody(BaseModel):
+    nickname: str
+    reaction: str
+    at: float = Field(description="Unix seconds")
+
+
+class RematchAsked(BaseModel):
+    asked: list[str] = Field(description="Who of this finished table asked for the rematch")
+
+
 # ---------------------------------------------------------------------- Blef
 
 
@@ -334,6 +377,8 @@ class TableBase(BaseModel):
     your_turn: bool
     events: list[EventBody] = Field(description="What the last change did, in order")
     result: ResultBody | None
+    reactions: list[ReactionBody] = Field(description="The last 5 reactions, oldest first")
+    rematch: RematchAsked
 
 
 class RecordSeat(BaseModel):

@@ -36,12 +36,15 @@ from app.service.errors import (
     SeatSecretRefused,
 )
 from app.service.lobby import Lobby
-from app.service.match_body import Body, refusals
-from app.service.matches import Matches, secret_of
+from app.service.match_body import Body, refusals, social_parts
+from app.service.match_social import MatchSocial
+from app.service.matches import secret_of
 from app.service.play import Play
+from app.service.rematch import Rematch
 from app.service.social import rename_in_rules
 from app.service.table import Table
-from app.store.base import GameDoc
+from app.service.writes import Shape, answering
+from app.store.base import GameDoc, RoundSnapshot
 from engine import errors as rules
 from engine.facts import Status
 from engine.game import Game
@@ -51,8 +54,11 @@ from engine.protocol import Event, MalformedMove
 from engine.records import RoundRecord
 from engine.standings import blef_result
 
+TABLE = "table"
+"""The mark of a request at ``/blef/games`` under its Idempotency-Key (app/service/writes.py)."""
 
-class BlefTables(Lobby, Table, Play, Matches):
+
+class BlefTables(Lobby, Rematch, Table, Play, MatchSocial):
     """The tables' verbs for ``kind == "blef"``; every other kind goes on to
     :class:`~app.service.matches.Matches` (see the module docstring)."""
 
@@ -130,11 +136,8 @@ class BlefTables(Lobby, Table, Play, Matches):
     ) -> Body:
         if kind != BLEF:
             return super().join_table(kind, game_uuid, nickname, idempotency_key)
-        with _as_table():
-            secret = str(self.join(game_uuid, nickname, idempotency_key)["player_uuid"])
-            doc = self.writes.load(parse.game_uuid(game_uuid))
-            seat = Game.from_dict(doc.state).seat_of(nickname_of(doc, secret))
-        return {"player_uuid": secret, "seat": seat}
+        with _as_table(), answering(TABLE, _joined):
+            return self.join(game_uuid, nickname, idempotency_key)
 
     def leave_table(
         self, kind: str, game_uuid: str, secret: str | None, idempotency_key: str | None = None
@@ -142,9 +145,8 @@ class BlefTables(Lobby, Table, Play, Matches):
         if kind != BLEF:
             return super().leave_table(kind, game_uuid, secret, idempotency_key)
         player = secret_of(secret)
-        with _as_table():
-            self.leave(game_uuid, player, idempotency_key)
-            return self._blef_table(game_uuid, None)
+        with _as_table(), answering(TABLE, self._table_for(None)):
+            return self.leave(game_uuid, player, idempotency_key)
 
     def ready_table(
         self,
@@ -157,9 +159,8 @@ class BlefTables(Lobby, Table, Play, Matches):
         if kind != BLEF:
             return super().ready_table(kind, game_uuid, secret, ready, idempotency_key)
         player = secret_of(secret)
-        with _as_table():
-            self.set_ready(game_uuid, player, ready, idempotency_key)
-            return self._blef_table(game_uuid, player)
+        with _as_table(), answering(TABLE, self._table_for(player)):
+            return self.set_ready(game_uuid, player, ready, idempotency_key)
 
     def start_table(
         self, kind: str, game_uuid: str, secret: str | None, idempotency_key: str | None = None
@@ -167,9 +168,8 @@ class BlefTables(Lobby, Table, Play, Matches):
         if kind != BLEF:
             return super().start_table(kind, game_uuid, secret, idempotency_key)
         player = secret_of(secret)
-        with _as_table():
-            self.start(game_uuid, player, idempotency_key)
-            return self._blef_table(game_uuid, player)
+        with _as_table(), answering(TABLE, self._table_for(player)):
+            return self.start(game_uuid, player, idempotency_key)
 
     def seat_agent(
         self,
@@ -187,9 +187,8 @@ class BlefTables(Lobby, Table, Play, Matches):
         if agent not in AGENTS and agent not in ALIASES:
             known = ", ".join(sorted([*AGENTS, *ALIASES]))
             raise InvalidParameter("agent", agent, "The agents are: " + known)
-        with _as_table():
-            self.invite_ai(game_uuid, player, agent, idempotency_key)
-            return self._blef_table(game_uuid, player)
+        with _as_table(), answering(TABLE, self._table_for(player)):
+            return self.invite_ai(game_uuid, player, agent, idempotency_key)
 
     def remove_from_table(
         self,
@@ -202,9 +201,8 @@ class BlefTables(Lobby, Table, Play, Matches):
         if kind != BLEF:
             return super().remove_from_table(kind, game_uuid, secret, nickname, idempotency_key)
         player = secret_of(secret)
-        with _as_table():
-            self.remove_player(game_uuid, player, nickname, idempotency_key)
-            return self._blef_table(game_uuid, player)
+        with _as_table(), answering(TABLE, self._table_for(player)):
+            return self.remove_player(game_uuid, player, nickname, idempotency_key)
 
     # ------------------------------------------------------------------ playing
 
@@ -222,11 +220,80 @@ class BlefTables(Lobby, Table, Play, Matches):
             return super().move(kind, game_uuid, secret, move, idempotency_key)
         player = secret_of(secret)
         action = _action_id(move)
+        with _as_table(), answering(TABLE, self._table_for(player)):
+            return self.play(game_uuid, player, action, idempotency_key=idempotency_key)
+
+    # ------------------------------------------------------------------ around the game
+
+    def react_table(
+        self,
+        kind: str,
+        game_uuid: str,
+        secret: str | None,
+        reaction: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """Blef's reaction (:meth:`~app.service.table.Table.react`); answers the table."""
+        if kind != BLEF:
+            return super().react_table(kind, game_uuid, secret, reaction, idempotency_key)
+        player = secret_of(secret)
+        with _as_table(), answering(TABLE, self._table_for(player)):
+            return self.react(game_uuid, player, reaction, idempotency_key)
+
+    def report_table(
+        self,
+        kind: str,
+        game_uuid: str,
+        secret: str | None,
+        nickname: object,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """Blef's report (:meth:`~app.service.table.Table.report`); answers the table."""
+        if kind != BLEF:
+            return super().report_table(kind, game_uuid, secret, nickname, idempotency_key)
+        player = secret_of(secret)
+        with _as_table(named=True), answering(TABLE, self._table_for(player)):
+            return self.report(game_uuid, player, nickname, idempotency_key)
+
+    def rematch_table(
+        self,
+        kind: str,
+        game_uuid: str,
+        secret: str | None,
+        nickname: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Body:
+        """Blef's rematch (:meth:`~app.service.rematch.Rematch.rematch`): the Bearer's seat
+        of the finished game gets a seat at the next; ``{"game_uuid", "player_uuid",
+        "kind"}``."""
+        if kind != BLEF:
+            return super().rematch_table(kind, game_uuid, secret, nickname, idempotency_key)
+        player = secret_of(secret)
+        name = None if nickname is None or nickname == "" else nickname
         with _as_table():
-            self.play(game_uuid, player, action, idempotency_key=idempotency_key)
-            return self._blef_table(game_uuid, player)
+            body = self.rematch(parse.game_uuid(game_uuid), player, name, None, idempotency_key)
+        return {**body, "kind": BLEF}
 
     # ------------------------------------------------------------------ the body
+
+    def _table_for(self, secret: str | None) -> Shape:
+        """The reply of a Blef change as the table the seat ``secret`` holds sees it then
+        (None, or a seat that has just gone: a spectator's), which is what a repeat of its
+        ``Idempotency-Key`` is answered."""
+
+        def table(
+            doc: GameDoc, game: Game, snapshots: Sequence[RoundSnapshot], _reply: Body
+        ) -> Body:
+            seat = None
+            if secret is not None and secret in doc.player_uuids.values():
+                seat = game.seat_of(nickname_of(doc, secret))
+            needs_rounds = game.state is not None and (
+                game.status is Status.FINISHED or not game.state.seats_history
+            )
+            rounds = [*self.store.load_rounds(doc.game_uuid), *snapshots] if needs_rounds else []
+            return blef_table_body(doc, game, seat, [RoundRecord.from_dict(r.data) for r in rounds])
+
+        return table
 
     def _blef_table(self, game_uuid: str, secret: str | None) -> Body:
         doc = self.writes.load(parse.game_uuid(game_uuid))
@@ -272,6 +339,7 @@ def blef_table_body(
         "view": None if state is None else state.view(you),
         "events": [event.to_dict() for event in _last_events(game, rounds)],
         "result": result,
+        **social_parts(doc),
     }
 
 
@@ -300,6 +368,12 @@ def _last_events(game: Game, rounds: Sequence[RoundRecord]) -> list[Event]:
     return events
 
 
+def _joined(doc: GameDoc, game: Game, _snapshots: Sequence[RoundSnapshot], joined: Body) -> Body:
+    """A join's answer at the tables: the secret and the seat it was given."""
+    secret = str(joined["player_uuid"])
+    return {"player_uuid": secret, "seat": game.seat_of(nickname_of(doc, secret))}
+
+
 def _action_id(move: Any) -> int:
     """The action id a move body names (see :meth:`BlefTables.move`), or 422."""
     value = move.get("action_id") if isinstance(move, dict) and len(move) == 1 else move
@@ -314,14 +388,20 @@ def _action_id(move: Any) -> int:
 
 
 @contextmanager
-def _as_table() -> Iterator[None]:
-    """Blef's refusals in the tables' conventions (see the module docstring)."""
+def _as_table(named: bool = False) -> Iterator[None]:
+    """Blef's refusals in the tables' conventions (see the module docstring); with
+    ``named``, a nickname the request names that nobody has is ``400 unknown_player``, as at
+    the other games' tables (the secret's refusal stays 403)."""
     try:
         with refusals():
             yield
     except SeatMoved:
         raise
-    except (NotAPlayer, rules.UnknownPlayer):
+    except rules.UnknownPlayer:
+        if named:
+            raise
+        raise SeatSecretRefused from None
+    except NotAPlayer:
         raise SeatSecretRefused from None
     except InvalidParameter as error:
         if error.parameter in ("player_uuid", "admin_uuid"):

@@ -25,6 +25,7 @@ from app.service.errors import (
     TableNotFound,
 )
 from app.service.responses import current_state
+from app.service.social import shown_names, shown_reactions
 from app.store.base import GameDoc
 from engine.facts import Status
 from engine.match import BLEF, Match
@@ -64,6 +65,17 @@ def table_body(doc: GameDoc, match: Match, you: int | None) -> Body:
         "view": match.view(you),
         "events": [event.to_dict() for event in match.events],
         "result": None if result is None else result.to_dict(),
+        **social_parts(doc),
+    }
+
+
+def social_parts(doc: GameDoc) -> Body:
+    """What the table says around the game, as every table's body shows it: the last
+    reactions and who asked for the rematch (each hidden nickname as its alias)."""
+    asked = doc.social.get("rematch_asked", ())
+    return {
+        "reactions": shown_reactions(doc.social),
+        "rematch": {"asked": shown_names(asked, doc.social.get("hidden", {}))},
     }
 
 

@@ -27,7 +27,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any, Final
 
-from app.service import parse
+from app.service import parse, seats, social
 from app.service.base import UseCases, nickname_of
 from app.service.errors import (
     ConflictError,
@@ -43,7 +43,6 @@ from app.service.errors import (
 from app.service.match_body import Body, refusals, table_body
 from app.service.match_record import record_body
 from app.service.profanity import refuse_profane
-from app.service.social import is_reserved_name
 from app.service.writes import (
     Change,
     Outcome,
@@ -81,12 +80,45 @@ def secret_of(value: str | None) -> str:
         raise SeatSecretRefused from None
 
 
-def _seat_of(doc: GameDoc, match: Match, secret: str) -> tuple[str, int]:
+def seat_of(doc: GameDoc, match: Match, secret: str) -> tuple[str, int]:
     try:
         nickname = nickname_of(doc, secret)
     except NotAPlayer:
         raise SeatSecretRefused from None
     return nickname, match.table.seat_of(nickname)
+
+
+def seat_person(doc: GameDoc, match: Match, name: str, secret: str) -> None:
+    """Seat the person ``name`` with ``secret``; a nickname hidden at this table (or its
+    alias) is taken; refusals name the parameter, as a join's do."""
+    try:
+        if social.is_reserved_name(doc.social, name):
+            raise rules.NicknameTaken
+        match.join(name)
+    except (rules.InvalidNickname, rules.NicknameTaken) as error:
+        message = InvalidParameter("nickname", name, error.message).message
+        raise type(error)(message) from None
+    doc.player_uuids[name] = secret
+
+
+def hide_reported(doc: GameDoc, match: Match) -> None:
+    """Show as ``Player_<seat>`` every person whom every other person has reported."""
+    table = match.table
+    for nickname in social.to_hide(doc.social, table, doc.player_uuids):
+        new = social.alias(doc.social, table, nickname)
+        table.rename(nickname, new)
+        doc.player_uuids[new] = doc.player_uuids.pop(nickname)
+        social.hide(doc.social, doc.player_uuids, nickname, new)
+
+
+def _drop(doc: GameDoc, nickname: str) -> None:
+    """Forget a person who left the lobby or was removed: their secret (and any rematch
+    seat bound to it) and what the table noted of them; if nobody is left, everything but
+    who was hidden (and the seats moved away, still told so)."""
+    secret = doc.player_uuids.pop(nickname, None)
+    if secret is not None:
+        seats.free(doc.social, seats.seat_key(secret))
+    social.forget(doc.social, nickname)
 
 
 def _take_order_token(doc: GameDoc, seat: int, now: float, burst: int, rate: float) -> None:
@@ -151,7 +183,7 @@ class Matches(UseCases):
         match = Match.from_dict(doc.state)
         seat = None
         if secret is not None and secret != "":
-            seat = _seat_of(doc, match, secret_of(secret))[1]
+            seat = seat_of(doc, match, secret_of(secret))[1]
         return table_body(doc, match, seat)
 
     def table_record(self, kind: str, game_uuid: str) -> Body:
@@ -235,15 +267,8 @@ class Matches(UseCases):
         secret = self.new_secret()
 
         def seat(doc: GameDoc, match: Match) -> Outcome:
-            try:
-                if is_reserved_name(doc.social, name):
-                    raise rules.NicknameTaken
-                index = match.join(name)
-            except (rules.InvalidNickname, rules.NicknameTaken) as error:
-                message = InvalidParameter("nickname", name, error.message).message
-                raise type(error)(message) from None
-            doc.player_uuids[name] = secret
-            return Outcome(reply({"player_uuid": secret, "seat": index}))
+            seat_person(doc, match, name, secret)
+            return Outcome(reply({"player_uuid": secret, "seat": match.table.seat_of(name)}))
 
         return self._change(
             kind, game_uuid, seat, idempotency_key, fingerprint("join", name), Retry.ALWAYS
@@ -255,11 +280,16 @@ class Matches(UseCases):
         player = secret_of(secret)
 
         def leave(doc: GameDoc, match: Match) -> Outcome:
-            nickname, _seat = _seat_of(doc, match, player)
+            nickname, _seat = seat_of(doc, match, player)
             match.table.leave(nickname)
-            doc.player_uuids.pop(nickname, None)
+            _drop(doc, nickname)
             if match.table.admin is None:  # nobody left: the AI players went too
                 doc.player_uuids.clear()
+                kept = {"hidden": doc.social.get("hidden", {})}
+                if seats.MOVED in doc.social:
+                    kept[seats.MOVED] = doc.social[seats.MOVED]
+                doc.social = kept
+            hide_reported(doc, match)  # whose last non-reporter just left
             return Outcome(lambda saved, _: table_body(saved, match, None))
 
         return self._change(
@@ -277,7 +307,7 @@ class Matches(UseCases):
         player = secret_of(secret)
 
         def set_ready(doc: GameDoc, match: Match) -> Outcome:
-            nickname, seat = _seat_of(doc, match, player)
+            nickname, seat = seat_of(doc, match, player)
             if not match.table.set_ready(nickname, ready):
                 return Outcome(lambda saved, _: table_body(saved, match, seat), changed=False)
             return Outcome(lambda saved, _: table_body(saved, match, seat))
@@ -292,7 +322,7 @@ class Matches(UseCases):
         player = secret_of(secret)
 
         def start(doc: GameDoc, match: Match) -> Outcome:
-            nickname, seat = _seat_of(doc, match, player)
+            nickname, seat = seat_of(doc, match, player)
             match.start(by=nickname, seeds=self.writes.seed_source, now=self.now)
             return Outcome(lambda saved, _: table_body(saved, match, seat))
 
@@ -318,7 +348,7 @@ class Matches(UseCases):
 
         def seat_ai(doc: GameDoc, match: Match) -> Outcome:
             match.table.check_seat_free()
-            nickname, seat = _seat_of(doc, match, player)
+            nickname, seat = seat_of(doc, match, player)
             match.table.check_admin(nickname)
             ai = match.table.ai_nickname(agent_nickname_stem(canonical))
             match.join(ai, ai_agent=canonical)
@@ -340,10 +370,11 @@ class Matches(UseCases):
         name = parse.player_name(nickname)
 
         def remove(doc: GameDoc, match: Match) -> Outcome:
-            admin, _seat = _seat_of(doc, match, player)
+            admin, _seat = seat_of(doc, match, player)
             removed = match.table.player_named(name)
             match.table.remove(removed, by=admin)
-            doc.player_uuids.pop(removed, None)
+            _drop(doc, removed)
+            hide_reported(doc, match)
             return Outcome(lambda saved, _: table_body(saved, match, match.table.seat_of(admin)))
 
         request = fingerprint("remove", player, name)
@@ -369,7 +400,7 @@ class Matches(UseCases):
 
         def play(doc: GameDoc, match: Match) -> Outcome:
             tries[0] += 1
-            _nickname, seat = _seat_of(doc, match, player)
+            _nickname, seat = seat_of(doc, match, player)
             now = self.now
             _take_order_token(doc, seat, now, self.settings.order_burst, self.settings.order_rate)
             try:

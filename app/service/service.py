@@ -17,6 +17,7 @@ app/service/due.py      advance, sweep (what time does: AI moves, timeouts)
 app/service/matches.py  tables of any other game: game_info, list_tables, table,
                         create_table, join_table, leave_table, ready_table,
                         start_table, seat_agent, remove_from_table, move
+app/service/match_social.py  rematch_table, react_table, report_table (at those tables)
 app/service/match_due.py  advance_match (what time does at those tables)
 app/service/blef_tables.py  the same verbs for Blef at ``/blef/games/...``, mapped onto
                         the use cases above (a game made there is the same at /games)

@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from app.service.errors import TooManyReactions, UnknownReaction
 from app.service.seats import seat_key
-from engine.game import Game
 from engine.rules import Rules
 
 REACTIONS: Final = ("👍", "👎", "👏", "😂", "😮", "😢", "🤔", "🎉")
@@ -39,6 +38,19 @@ REACTIONS: Final = ("👍", "👎", "👏", "😂", "😮", "😢", "🤔", "�
 SHOWN_REACTIONS: Final = 5
 
 Social = dict[str, Any]
+
+
+class Seated(Protocol):
+    """Who sits at a table: Blef's :class:`~engine.game.Game` and any game's
+    :class:`~engine.table.Table` alike."""
+
+    @property
+    def nicknames(self) -> list[str]: ...
+
+    @property
+    def humans(self) -> list[str]: ...
+
+    def seat_of(self, nickname: str) -> int: ...
 
 
 def reaction(value: object) -> str:
@@ -103,7 +115,7 @@ def hidden_seats(social: Social, player_uuids: dict[str, str]) -> dict[str, str]
     }
 
 
-def to_hide(social: Social, game: Game, player_uuids: dict[str, str]) -> list[str]:
+def to_hide(social: Social, game: Seated, player_uuids: dict[str, str]) -> list[str]:
     """The nicknames every other human at the table has reported, not yet hidden."""
     humans = game.humans
     hidden = hidden_seats(social, player_uuids)
@@ -120,7 +132,7 @@ def to_hide(social: Social, game: Game, player_uuids: dict[str, str]) -> list[st
     return due
 
 
-def alias(social: Social, game: Game, nickname: str) -> str:
+def alias(social: Social, game: Seated, nickname: str) -> str:
     """``Player_<seat>`` (the 1-based row of the player list), made unique if need be: no
     other player's name, and no name this table ever hid or showed a hidden player as."""
     base = f"Player_{game.seat_of(nickname) + 1}"

@@ -25,7 +25,9 @@ import json
 import logging
 import threading
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final, TypeVar
@@ -129,6 +131,26 @@ class Change:
 
 Listener = Callable[[Change], None]
 
+Shape = Callable[[GameDoc, Game, Sequence[RoundSnapshot], Body], Body]
+"""Turns a Blef use case's reply into another shape's, from the document as saved, the game
+after the change, the snapshots saved with it and the use case's own reply."""
+
+_SHAPE: ContextVar[tuple[str, Shape] | None] = ContextVar("blef_reply_shape", default=None)
+
+
+@contextmanager
+def answering(name: str, shape: Shape) -> Iterator[None]:
+    """Within this block, a Blef change (:meth:`WritePath.change`) answers in another shape:
+    ``shape`` of its reply, and that is what an ``Idempotency-Key`` keeps, so a repeat gets
+    the first answer of that shape unchanged (how ``/blef/games`` answers its table,
+    app/service/blef_tables.py). The key's request is marked ``name``: the same key sent
+    once in each shape is two requests (the second is ``idempotency_key_reused``)."""
+    token = _SHAPE.set((name, shape))
+    try:
+        yield
+    finally:
+        _SHAPE.reset(token)
+
 
 class WritePath:
     """The one way a game is changed (see the module docstring)."""
@@ -187,7 +209,13 @@ class WritePath:
         ``expected_version``, the change is refused (:class:`StaleVersion`) unless the game
         is still at that version: how the clock acts on what it decided from that version.
         ``read`` is the game as the caller has just read it: the first attempt starts from
-        it instead of reading the game again."""
+        it instead of reading the game again. Inside :func:`answering`, the reply (and what
+        the key keeps) is in that shape."""
+        shaping = _SHAPE.get()
+        if shaping is not None:
+            name, shape = shaping
+            fingerprint = _fingerprint(fingerprint, name)
+            decide = _shaped(decide, shape)
         return self._change(
             game_uuid,
             BLEF,
@@ -368,6 +396,19 @@ def _not_found(game_uuid: str) -> GameNotFound:
     return GameNotFound(InvalidParameter("game_uuid", game_uuid, reason).message)
 
 
+def _shaped(decide: Decide, shape: Shape) -> Decide:
+    def shaped(doc: GameDoc, game: Game) -> Outcome:
+        outcome = decide(doc, game)
+        inner = outcome.reply
+
+        def answer(saved: GameDoc, snapshots: Sequence[RoundSnapshot]) -> Body:
+            return shape(saved, game, snapshots, inner(saved, snapshots))
+
+        return replace(outcome, reply=answer)
+
+    return shaped
+
+
 def _stands(outcome: Outcome, body: Body) -> Body:
     if outcome.then is not None:
         outcome.then()
@@ -378,6 +419,9 @@ def fingerprint(*parts: str) -> str:
     """What identifies a request, so that an Idempotency-Key reused for another request is
     told apart from a retry."""
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
+
+
+_fingerprint = fingerprint
 
 
 def key_hash(key: str) -> str:

@@ -5,9 +5,13 @@ DynamoDB on moto in process).
 Actors create games (with and without a nickname), join, leave, remove, play a game out
 (its admin starts it, every other seat's holder resigns), ask for the rematch (with their
 own nickname or someone else's), move their seats to another device, and replay their own
-Idempotency-Keys, with the same request or another one. Game UUIDs are known to every actor
-(the worst case: a game's UUID is not a secret of a seat); each actor's keys and player
-UUIDs are their own. Throughout:
+Idempotency-Keys, with the same request or another one. The same at the tables' routes
+(app/service/matches.py, match_social.py): Economancy tables are made, joined, left,
+emptied by removal, played out by their seats' holders, and rematched through
+``/{game}/games/{uuid}/rematch`` (keyed or not, with or without a nickname), and Blef games
+are rematched through ``/blef/games/{uuid}/rematch`` too; their rematch keys are replayed.
+Game UUIDs are known to every actor (the worst case: a game's UUID is not a secret of a
+seat); each actor's keys and player UUIDs are their own. Throughout:
 
 - no actor ever receives a player UUID it did not cause to be made: each one an answer
   carries is either new (then it is that actor's) or already that same actor's (a replay,
@@ -49,6 +53,7 @@ ACTORS = 3
 REQUESTS = (
     *("create", "join", "join", "join", "leave", "remove", "finish", "finish"),
     *("rematch", "rematch", "rematch", "move", "replay", "replay"),
+    *("table", "table", "rematch_table", "rematch_table"),
 )
 """What an actor asks, weighted so that games fill, finish and are rematched often."""
 NAMES = ("Sam", "Hal", "Cid", "sam")
@@ -89,12 +94,16 @@ class World:
     retired: set[str] = field(default_factory=set)
     games: list[str] = field(default_factory=list)
     keys: dict[int, list[Key]] = field(default_factory=dict)
+    kinds: dict[str, str] = field(default_factory=dict)
+    """The kind of each game that is not Blef (an Economancy table)."""
 
     def receive(self, actor: int, answer: dict[str, Any], game: str | None = None) -> None:
         secret = answer.get("player_uuid")
         where = answer.get("game_uuid", game)
         if where is not None and where not in self.games:
             self.games.append(where)
+        if where is not None and answer.get("kind", "blef") != "blef":
+            self.kinds[where] = answer["kind"]
         if secret is None:
             return
         first = self.owner.setdefault(secret, actor)
@@ -142,23 +151,40 @@ def _step(world: World, data: st.DataObject) -> None:
         world.keys.setdefault(actor, []).append(Key(key, ("create", nickname), answer))
         if answer is not None:
             world.receive(actor, answer)
+    elif kind == "table":
+        answer = _attempt(lambda: service.create_table(ECONOMANCY, {"day_limit": 1}))
+        if answer is not None:
+            world.receive(actor, answer)
     elif kind == "join" and world.games:
         game = data.draw(st.sampled_from(world.games[-2:]), label="game")
         key = str(uuid.uuid4())
-        answer = _attempt(lambda: service.join(game, name, idempotency_key=key))
+        if game in world.kinds:
+            answer = _attempt(
+                lambda: service.join_table(world.kinds[game], game, name, idempotency_key=key)
+            )
+        else:
+            answer = _attempt(lambda: service.join(game, name, idempotency_key=key))
         world.keys.setdefault(actor, []).append(Key(key, ("join", game, name), answer))
         if answer is not None:
             world.receive(actor, answer, game)
     elif kind == "replay" and world.keys.get(actor):
         used = data.draw(st.sampled_from(world.keys[actor]), label="key")
         other = data.draw(st.sampled_from((None, *NAMES)), label="replayed with")
-        request = (*used.request[:-1], other if used.request[0] == "create" else other or "Zed")
+        request = (*used.request[:-1], other if used.request[0] != "join" else other or "Zed")
         same = request == used.request
-        if request[0] == "create":
+        if request[0] == "rematch":  # (rematch, game, secret, nickname): a table's rematch
+            _, game, secret, nickname = request
+            call = partial(_rematch, world, game, secret, nickname, used.key)
+        elif request[0] == "create":
             call: Callable[[], dict[str, Any]] = lambda: service.create_game(  # noqa: E731
                 idempotency_key=used.key, nickname=request[1]
             )
             game = None
+        elif request[1] in world.kinds:
+            game = request[1]
+            call = partial(
+                service.join_table, world.kinds[game], game, request[2], idempotency_key=used.key
+            )
         else:
             game = request[1]
             call = lambda: service.join(game, request[2], idempotency_key=used.key)  # noqa: E731
@@ -167,13 +193,17 @@ def _step(world: World, data: st.DataObject) -> None:
         except IdempotencyKeyReused:
             assert not same or used.answer is None
             return
-        if request[0] == "create" and used.answer is not None:
+        if request[0] in ("create", "rematch") and used.answer is not None:
             assert same and answer == used.answer  # the first answer, unchanged
         if answer is not None:
             world.receive(actor, answer, game)
     elif mine:
         game, secret = data.draw(st.sampled_from(mine), label="seat")
-        if kind == "leave":
+        if game in world.kinds:
+            _table_step(world, data, actor, kind, game, secret, name)
+        elif kind == "rematch_table":  # Blef's rematch at /blef/games
+            _rematch_step(world, data, actor, game, secret, name)
+        elif kind == "leave":
             _attempt(lambda: service.leave(game, secret))
         elif kind == "remove":
             _attempt(lambda: service.remove_player(game, secret, name))
@@ -193,6 +223,65 @@ def _step(world: World, data: st.DataObject) -> None:
             if answer is not None:
                 world.retired.add(secret)
                 world.receive(actor, answer)
+
+
+ECONOMANCY = "economancy"
+
+
+def _rematch(
+    world: World, game: str, secret: str, nickname: str | None, key: str | None
+) -> dict[str, Any]:
+    kind = world.kinds.get(game, "blef")
+    return world.service.rematch_table(kind, game, secret, nickname, idempotency_key=key)
+
+
+def _rematch_step(
+    world: World, data: st.DataObject, actor: int, game: str, secret: str, name: str
+) -> None:
+    """The actor asks the tables' rematch of ``game`` with its secret there, keyed or not."""
+    nickname = data.draw(st.sampled_from((None, name)), label="rematch as")
+    key = data.draw(st.sampled_from((None, str(uuid.uuid4()))), label="rematch key")
+    answer = _attempt(partial(_rematch, world, game, secret, nickname, key))
+    if key is not None:
+        world.keys.setdefault(actor, []).append(
+            Key(key, ("rematch", game, secret, nickname), answer)
+        )
+    if answer is not None:
+        world.receive(actor, answer)
+
+
+def _table_step(
+    world: World, data: st.DataObject, actor: int, kind: str, game: str, secret: str, name: str
+) -> None:
+    """What the actor does at the Economancy table ``game`` with its seat ``secret``."""
+    service = world.service
+    if kind == "leave":
+        _attempt(partial(service.leave_table, ECONOMANCY, game, secret))
+    elif kind == "remove":
+        _attempt(partial(service.remove_from_table, ECONOMANCY, game, secret, name))
+    elif kind == "finish":  # every holder of a seat there plays it, as themselves
+        seats = [s for held in world.held.values() for g, s in held if g == game]
+        for each in seats:
+            _attempt(partial(service.start_table, ECONOMANCY, game, each))
+        for _ in range(60):
+            for each in seats:
+                table = _attempt(partial(service.table, ECONOMANCY, game, each))
+                if table is not None and table["your_turn"]:
+                    move = _safe_move(table["view"])
+                    _attempt(partial(service.move, ECONOMANCY, game, each, move))
+    elif kind in ("rematch", "rematch_table"):
+        _rematch_step(world, data, actor, game, secret, name)
+
+
+def _safe_move(view: dict[str, Any]) -> list[Any]:
+    phase = view["phase"]
+    if phase["name"] == "investing":
+        return [0]
+    if phase["name"] == "buy":
+        return ["Pass"]
+    if phase["name"] == "attacking" and phase["attacker"] == view["player"]:
+        return [0]
+    return [1]
 
 
 def _run(kind: str, data: st.DataObject) -> None:

@@ -1,7 +1,7 @@
 """The secret-holder invariant for what the websocket pushes of a table of another game
 (Figgie, whose hands are secret), as a property test over random sequences of what several
 actors do: join (with names that collide, so a nickname given up is taken by a newcomer),
-leave, be removed by the host, start, send orders, and open watchers with their current
+leave, be removed by the host, start, send orders, react, and open watchers with their current
 secret or none (a spectator). Throughout, on the local websocket (``/ws``):
 
 - a spectator's watcher is never sent a seat (``you`` is null) nor a hand;
@@ -52,6 +52,7 @@ steps = st.lists(
             st.integers(1, 12),
         ),
         st.tuples(st.just("watch"), st.integers(0, ACTORS - 1), st.booleans()),
+        st.tuples(st.just("react"), st.integers(0, ACTORS - 1), st.sampled_from(("👍", "🎉"))),
     ),
     min_size=1,
     max_size=18,
@@ -117,6 +118,8 @@ def test_a_tables_pushes_show_a_seat_only_to_its_secrets_holder(
                     if step[2] in ("bid", "ask"):
                         move["price"] = step[4]
                     service.move("figgie", game, held[0], move)
+                elif step[0] == "react" and held is not None:
+                    service.react_table("figgie", game, held[0], step[2])
                 elif step[0] == "watch":
                     seat = held if step[2] else None
                     sent = {"game_uuid": game}

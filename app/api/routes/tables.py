@@ -27,8 +27,12 @@ from app.api.table_schemas import (
     GameSchemas,
     JoinedSeat,
     JoinTable,
+    ReactTable,
     ReadyTable,
+    RematchSeat,
+    RematchTable,
     RemoveTable,
+    ReportTable,
     TableList,
 )
 from app.service.errors import UnknownGameKind
@@ -214,6 +218,58 @@ def _routes(kind: str, schemas: GameSchemas) -> None:
         body: RemoveTable,
     ) -> JSONResponse:
         return JSONResponse(service.remove_from_table(kind, game_uuid, bearer, body.nickname, key))
+
+    @router.post(
+        f"{prefix}/games/{{game_uuid}}/react",
+        response_model=None,
+        responses={**table, **errors(400, 403, 404, 413, 429)},
+        tags=tags,
+        summary="Send a reaction, in any state (a seat; Bearer)",
+        operation_id=f"{kind}_react",
+    )
+    def react(
+        game_uuid: str,
+        service: ServiceDep,
+        bearer: BearerDep,
+        key: IdempotencyKeyDep,
+        body: ReactTable,
+    ) -> JSONResponse:
+        return JSONResponse(service.react_table(kind, game_uuid, bearer, body.reaction, key))
+
+    @router.post(
+        f"{prefix}/games/{{game_uuid}}/report",
+        response_model=None,
+        responses={**table, **errors(400, 403, 404, 413)},
+        tags=tags,
+        summary="Report another person's nickname as offensive (a seat; Bearer)",
+        operation_id=f"{kind}_report",
+    )
+    def report(
+        game_uuid: str,
+        service: ServiceDep,
+        bearer: BearerDep,
+        key: IdempotencyKeyDep,
+        body: ReportTable,
+    ) -> JSONResponse:
+        return JSONResponse(service.report_table(kind, game_uuid, bearer, body.nickname, key))
+
+    @router.post(
+        f"{prefix}/games/{{game_uuid}}/rematch",
+        response_model=RematchSeat,
+        responses=join_errors(400, 403, 404, 409, 410, 413, 422),
+        tags=tags,
+        summary=f"A seat at the next {schemas.title} table of a finished one (a seat; Bearer)",
+        operation_id=f"{kind}_rematch",
+    )
+    def rematch(
+        game_uuid: str,
+        service: ServiceDep,
+        bearer: BearerDep,
+        key: IdempotencyKeyDep,
+        body: RematchTable | None = None,
+    ) -> Any:
+        nickname = None if body is None else body.nickname
+        return service.rematch_table(kind, game_uuid, bearer, nickname, key)
 
 
 for _kind, _schemas in SCHEMAS.items():

@@ -175,6 +175,19 @@ export function createKindTable(kind, game, changed, g) {
         location.hash = "#/";
       } catch (e) { fail(e); } finally { s.busy = false; }
     },
+    /** A seat at the next table of this finished one (the contract's `/rematch`): kept as
+     * the seat of that table, which is then opened. */
+    async rematch() {
+      if (s.busy || !token()) return;
+      s.busy = true;
+      changed();
+      try {
+        const { data } = await api(`${tablePath(kind, game)}/rematch`, { method: "POST", token: token(), key: crypto.randomUUID() });
+        keepSeat(data.game_uuid, { player_uuid: data.player_uuid, nickname: s.seat.nickname });
+        toast("You have a seat at the next table.");
+        location.hash = `#/${kind}/${data.game_uuid}`;
+      } catch (e) { fail(e); } finally { s.busy = false; changed(); }
+    },
     setPref(name, value) {
       if (name === "sound") s.sound = value;
       setPref(name, value);
