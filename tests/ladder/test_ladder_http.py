@@ -15,6 +15,7 @@ from app.config.settings import Settings
 from app.service import GameService
 from app.store.sqlite import SqliteStore
 from tests.ladder.over_http import bearer, client_of, sqlite_games
+from tests.support.fairness import buckets_frozen
 
 
 @pytest.fixture
@@ -116,7 +117,7 @@ def test_a_taken_handle_and_a_second_queue_while_seated_are_409(http: TestClient
 
 def test_account_creation_is_limited_per_address(tmp_path: Path) -> None:
     settings = Settings(db_path=tmp_path / "blef.db", run_clock=False)
-    with TestClient(create_app(settings)) as client:
+    with TestClient(buckets_frozen(create_app(settings))) as client:
         answers = [
             client.post("/ladder/accounts", json={"handle": f"spam{i}"}).status_code
             for i in range(7)

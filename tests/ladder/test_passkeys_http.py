@@ -18,6 +18,7 @@ from app.store.sqlite import SqliteStore
 from tests.ladder.contract import named as stored_account
 from tests.ladder.contract import rated
 from tests.support.authenticator import SoftAuthenticator, b64url
+from tests.support.fairness import buckets_frozen
 
 ORIGIN = "https://blef.test"
 RP_ID = "blef.test"
@@ -36,7 +37,7 @@ def client(tmp_path: Path, **overrides: Any) -> Iterator[TestClient]:
         **overrides,
     )
     store = SqliteStore(settings.db_path)
-    with TestClient(create_app(settings, GameService(store, settings))) as http:
+    with TestClient(buckets_frozen(create_app(settings, GameService(store, settings)))) as http:
         yield http
     store.close()
 
