@@ -176,7 +176,7 @@ function Tape({ view, seats, me }) {
   return html`<section class="panel fig-tape" aria-labelledby="fig-tape-title">
     <h2 id="fig-tape-title">Trades, newest first <span class="badge">${count}</span></h2>
     <p class="sr-only" aria-live="polite" id="fig-news">${news}</p>
-    ${lines.length ? html`<div class="fig-tape-scroll" tabindex="0" role="region" aria-labelledby="fig-tape-title">
+    ${lines.length ? html`<div class="fig-tape-scroll" tabindex="0" role="region" aria-label="Every trade, scrollable">
       <ol class="fig-tape-list" reversed>${lines.slice(0, TAPE_SHOWN).map((l) => html`<li key=${l.n}
         class=${l.trade.buyer === me || l.trade.seller === me ? "fig-mine-trade" : ""}><${Sym} suit=${l.trade.suit} /> ${l.text}</li>`)}</ol></div>
       ${lines.length > TAPE_SHOWN ? html`<p class="muted small">and ${lines.length - TAPE_SHOWN} earlier trades.</p>` : null}`
