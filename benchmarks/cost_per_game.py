@@ -21,10 +21,12 @@ request its median CPU time and the DynamoDB read and write units from the real 
   built-in agents moved by the clock.
 - **Figgie** (``--games-of all``): a table traded fewer orders than a game has; a game is
   the built-in agents' orders per game on the research simulator (240 one-second ticks),
-  each an accepted order, a change (``schedule`` and ``push``), one read of the new version
-  by every seat (as the clients poll), and its clock message coming at the deadline to find
-  the game moved on (``clock_stale``); the lobby, the end of trading and the settlement as
-  measured. Refused orders are left out.
+  each an accepted order, a change (``schedule`` and ``push``, with the SQS messages the
+  measured ``schedule`` sent per record: an upper bound once the clock sends one message per
+  due time, since those do not grow with the orders), one read of the new version by every
+  seat (as the clients poll), and, from a tree that sent one clock message per version, that
+  message coming at the deadline to find the game moved on (``clock_stale``); the lobby, the
+  end of trading and the settlement as measured. Refused orders are left out.
 - **Websocket** messages are the alternative to polling (one per change per human
   watching), priced in their own column, not added to the total.
 

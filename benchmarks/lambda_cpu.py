@@ -24,7 +24,7 @@ every game shares (api_docs/tables.md), against the same floor:
   by the clock; whole games.
 - **Figgie**, 4 and 5 bots: ``--figgie-orders`` orders a table (bids, asks, now and then a
   lift, hit or cancel; each after the sending seat's read), then the deadline: every clock
-  message the versions scheduled is fired (the last version's ends trading and settles; the
+  message the versions scheduled is fired as sent (the last ends trading and settles; any
   others find the game moved on: ``clock_stale``). A refused order is ``order_refused``. The
   service's clock is moved past the deadline for those fires only. Also the built-in agents'
   orders per game on the research simulator (``figgie_sim_per_game``), which
@@ -306,8 +306,8 @@ def play_table(table: str, rec: Recorder, rng: random.Random, figgie_orders: int
             rec.timed(table, f"{game}:push", lambda r=record: websocket.push({"Records": [r]}))
         stream.clear()
 
-    def fire(version: int, action: str = "clock") -> None:
-        body = json.dumps({"game_uuid": uuid, "version": version, "due_at": 0})
+    def fire(version: int, action: str = "clock", due_at: float = 0) -> None:
+        body = json.dumps({"game_uuid": uuid, "version": version, "due_at": due_at})
         message = harness.sqs_event([body])
         fired = rec.timed(table, f"{game}:{action}", lambda: clock.fire(message))
         if fired["batchItemFailures"]:
@@ -360,10 +360,10 @@ def play_table(table: str, rec: Recorder, rng: random.Random, figgie_orders: int
             )
             stream_functions()
             sent += 1
-    # At the deadline SQS delivers every message the stream's versions scheduled (each
-    # trading version is due at the deadline): the one of the last version ends trading and
-    # settles; the others find the game moved on and do nothing (``clock_stale``).
-    version = call("state", "GET", base, seats[0])[1]["version"]
+    # At the deadline SQS delivers every message the stream's versions scheduled, as sent:
+    # one for the deadline (a version due when the one before it was sends none,
+    # app/clock/aws.py), which ends trading and settles; a tree that sends one a version
+    # sends more, and all but the last find the game moved on (``clock_stale``).
     due = [b for b in map(json.loads, fake.sent[first_message:]) if b.get("game_uuid") == uuid]
     runtime = clock.runtime()
     later = lambda: time.time() + 7200  # noqa: E731 (past the deadline of an hour)
@@ -371,8 +371,8 @@ def play_table(table: str, rec: Recorder, rng: random.Random, figgie_orders: int
     moved = service._clock, service.writes.clock
     service._clock = service.writes.clock = later
     try:
-        for body in due:
-            fire(body["version"], "clock" if body["version"] == version else "clock_stale")
+        for n, body in enumerate(due, 1):
+            fire(body["version"], "clock" if n == len(due) else "clock_stale", body["due_at"])
     finally:
         service._clock, service.writes.clock = moved
     stream_functions()
@@ -398,7 +398,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=5, help="runs of each tree for --against")
     args = parser.parse_args(argv)
     if args.against:
-        result = against(Path(args.against), args.pairs, args.games, args.seed)
+        result = against(Path(args.against), args.pairs, args.games, args.seed, args.games_of)
     else:
         result = measure(args.games, args.seed, args.games_of == "all", args.figgie_orders)
     line = json.dumps(result)
@@ -495,10 +495,11 @@ def _measure(games: int, seed: int, other_games: bool, figgie_orders: int) -> di
     }
 
 
-def _run_tree(tree: Path, games: int, seed: int) -> dict[str, Any]:
+def _run_tree(tree: Path, games: int, seed: int, games_of: str = "blef") -> dict[str, Any]:
     """One run of this script in a fresh interpreter, driving ``tree``'s app."""
     env = {**os.environ, "BLEF_BENCH_TREE": str(tree), "PYTHONPATH": str(tree)}
     command = [sys.executable, __file__, "--games", str(games), "--seed", str(seed)]
+    command += ["--games-of", games_of]
     done = subprocess.run(command, check=False, env=env, cwd=tree, capture_output=True, text=True)
     if done.returncode != 0:
         raise SystemExit(f"the run in {tree} failed:\n{done.stderr[-3000:]}")
@@ -508,7 +509,9 @@ def _run_tree(tree: Path, games: int, seed: int) -> dict[str, Any]:
     return result
 
 
-def against(other: Path, pairs: int, games: int, seed: int) -> dict[str, Any]:
+def against(
+    other: Path, pairs: int, games: int, seed: int, games_of: str = "blef"
+) -> dict[str, Any]:
     """This tree and ``other`` in turn (see the module docstring)."""
     trees = {"this": harness.REPO_DIR.resolve(), "other": other.resolve()}
     order_rng = random.Random(0)
@@ -518,7 +521,7 @@ def against(other: Path, pairs: int, games: int, seed: int) -> dict[str, Any]:
         order = list(trees)
         order_rng.shuffle(order)
         for name in order:
-            runs[name].append(_run_tree(trees[name], games, seed))
+            runs[name].append(_run_tree(trees[name], games, seed, games_of))
     actions = sorted(set(runs["this"][0]["actions"]) & set(runs["other"][0]["actions"]))
     table: dict[str, Any] = {}
     for action in actions:

@@ -10,6 +10,7 @@ from fastapi.middleware.cors import CORSMiddleware
 
 from app.api import document, errors
 from app.api.deps import LadderProvider, ServiceProvider
+from app.api.dispatch import dispatch_first
 from app.api.fairness import FairnessMiddleware
 from app.api.middleware import BodyLimitMiddleware, RequestLogMiddleware
 from app.api.routes import (
@@ -25,6 +26,7 @@ from app.api.routes import (
     watch,
     web,
 )
+from app.api.table_schemas import SCHEMAS
 from app.config.settings import Settings, get_settings
 from app.observability.logs import configure_logging, on_lambda
 from app.service import GameService
@@ -88,6 +90,8 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     app.include_router(tables.router)  # /{game}/games/...: Economancy, Figgie (app/service)
     app.include_router(web.router)  # / and /app/*: the browser client (no OpenAPI entry)
     app.include_router(watch.router)  # /ws: the websocket watchers (no OpenAPI entry)
+    # A hosted game's request is matched by the tables' router first (app/api/dispatch.py).
+    dispatch_first(app.router.routes, tables.router, [f"/{kind}" for kind in SCHEMAS])
     app.add_middleware(
         BodyLimitMiddleware,
         limit=settings.max_body_bytes,

@@ -2,10 +2,10 @@
 
 ::
 
-    games table ── stream (NEW_IMAGE; live STATE items with ``due_at``)
-        └─> Scheduler.schedule: one message {game_uuid, version, due_at} per record,
+    games table ── stream (NEW_AND_OLD_IMAGES; live STATE items with ``due_at``)
+        └─> Scheduler.schedule: one message {game_uuid, version, due_at} per due time,
             DelaySeconds = clamp(ceil(due_at - now), 0, 900)
-    SQS delay queue ──> Firer.fire: service.advance(game_uuid, version)
+    SQS delay queue ──> Firer.fire: service.advance_due(game_uuid, version, due_at)
             too early (DelaySeconds is whole seconds, at most 15 minutes): sent again with
             the delay left
     EventBridge, every minute ──> service.sweep: every overdue game (the safety net)
@@ -14,10 +14,18 @@ The ladder rides the same queue (app/clock/ladder.py): the scheduler also sends 
 ``{"ladder": "settle"}`` message for each game that finishes, the fire function hands every
 ``{"ladder": ...}`` message to the ladder's clock, and the sweeper sweeps the ladder too.
 
-Every action is the service's :meth:`~app.service.due.WhenDue.advance`, conditional on the
-version the message names, so a message delivered twice, or after a player already moved
-the game on, changes nothing; and the clock's own write is a new version with its own stream
-record, hence its own message.
+**One message per due time, not per version.** A record whose version is due at the very
+time the version before it was (its old image), a time still to come when it was written,
+sends nothing: the message sent for that time stands for it. A Figgie market that trades 100
+times before its deadline sends one message for the deadline, not 100. A record without an
+old image (an insert, a stream of new images only) always sends.
+
+Every action is the service's :meth:`~app.service.due.WhenDue.advance_due`: conditional on
+the version the message names, or on a later version still due at the message's time (the
+versions whose records sent nothing), so a message delivered twice, or after a player moved
+the game on to another due time, changes nothing; and the clock's own write is a new version
+with its own stream record, hence its own message (a version written once its time had come
+always sends one).
 
 Nothing here imports boto3: the SQS client is handed in (app/entrypoints/clock.py builds it).
 """
@@ -77,13 +85,16 @@ class Due:
 
 def due_of_record(record: Mapping[str, Any]) -> Due | None:
     """The clock message a stream record asks for (a live game item inserted or modified
-    whose new image has ``due_at``, app/store/dynamo/stream.py); None for any other."""
+    whose new image has ``due_at``, app/store/dynamo/stream.py, unless the message sent for
+    the version before it stands for it); None for any other."""
     due = due_version(record)
-    return None if due is None else Due(due.game_uuid, due.version, due.due_at)
+    if due is None or due.still_due_as_before:
+        return None
+    return Due(due.game_uuid, due.version, due.due_at)
 
 
 class Scheduler:
-    """The stream's consumer: a delayed message for every due game version it sees."""
+    """The stream's consumer: a delayed message for every new due time it sees."""
 
     def __init__(
         self, sqs: Sqs, queue_url: str, now: Callable[[], float], *, ladder: bool = False
@@ -170,7 +181,7 @@ class Firer:
                 dropped += 1
                 continue
             try:
-                advance = self._service.advance(due.game_uuid, due.version)
+                advance = self._service.advance_due(due.game_uuid, due.version, due.due_at)
             except Exception:
                 log.exception("clock_advance_failed")
                 failures.append(message_id)
@@ -178,13 +189,15 @@ class Firer:
             acted += advance.acted
             early = (
                 not advance.acted
-                and advance.version == due.version
+                and advance.version is not None
+                and (advance.version == due.version or advance.due_at == due.due_at)
                 and advance.due_at is not None
                 and advance.due_at > self._now()
             )
             if early:
+                assert advance.version is not None
                 assert advance.due_at is not None
-                again.append((message_id, Due(due.game_uuid, due.version, advance.due_at)))
+                again.append((message_id, Due(due.game_uuid, advance.version, advance.due_at)))
         result = send(self._sqs, self._queue_url, list(again), self._now())
         failures.extend(result.failed)
         log.info(

@@ -1,12 +1,15 @@
 """The clock of ``blef serve``: a thread in the server's own process.
 
-Its agenda is a heap of ``(due_at, game, version)``. It is rebuilt from the store when the
-clock starts (so a restart picks up every pending AI move and deadline), and fed by the
-service's change notifications (every saved change that leaves something due). The thread
-sleeps until the earliest entry is due (or a new one arrives), then calls the service's
-:meth:`~app.service.due.WhenDue.advance`, whose conditional write makes a stale entry (the
-game moved on) a no-op. An entry found early is put back at its new time; one whose
-advance failed (a store hiccup) is tried again a little later, so nothing pending is lost.
+Its agenda is a heap of ``(due_at, game, version)``, one entry per game and due time. It is
+rebuilt from the store when the clock starts (so a restart picks up every pending AI move
+and deadline), and fed by the service's change notifications (every saved change that leaves
+something due at a time not yet on the agenda: a Figgie market trading up to its deadline
+adds one entry, not one per trade). The thread sleeps until the earliest entry is due (or a
+new one arrives), then calls the service's :meth:`~app.service.due.WhenDue.advance_due`,
+which acts on the entry's version or on a later one due at the same time, and whose
+conditional write makes a stale entry (the game moved on to another time) a no-op. An
+entry found early is put back at its new time; one whose advance failed (a store hiccup) is
+tried again a little later, so nothing pending is lost.
 Every ``purge_interval`` it also deletes expired games from the store.
 
 Tests drive it without the thread: :meth:`LocalClock.run_due` acts on what is due by the
@@ -55,7 +58,8 @@ class LocalClock:
         """The ladder whose matcher and settlements this thread runs (``blef serve``)."""
         self.purge_interval = purge_interval
         self._heap: list[tuple[float, str, int]] = []
-        self._queued: set[tuple[str, int]] = set()
+        self._queued: set[tuple[str, float]] = set()
+        """The (game, due time) pairs on the agenda."""
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopping = False
@@ -72,9 +76,9 @@ class LocalClock:
 
     def schedule(self, game_uuid: str, version: int, due_at: float) -> None:
         with self._wake:
-            if (game_uuid, version) in self._queued:
-                return
-            self._queued.add((game_uuid, version))
+            if (game_uuid, due_at) in self._queued:
+                return  # the entry for that time stands for this version too
+            self._queued.add((game_uuid, due_at))
             heapq.heappush(self._heap, (due_at, game_uuid, version))
             self._wake.notify()
 
@@ -99,17 +103,20 @@ class LocalClock:
             with self._wake:
                 if not self._heap or self._heap[0][0] > self.service.now:
                     return acted
-                _, game_uuid, version = heapq.heappop(self._heap)
-                self._queued.discard((game_uuid, version))
+                due_at, game_uuid, version = heapq.heappop(self._heap)
+                self._queued.discard((game_uuid, due_at))
             try:
-                result = self.service.advance(game_uuid, version)
+                result = self.service.advance_due(game_uuid, version, due_at)
             except Exception:
                 log.exception("clock_advance_failed")
                 self.schedule(game_uuid, version, self.service.now + RETRY_SECONDS)
                 continue
             acted += result.acted
-            if not result.acted and result.version == version and result.due_at is not None:
-                self.schedule(game_uuid, version, result.due_at)  # it was early
+            early = not result.acted and result.version is not None and result.due_at is not None
+            if early and (result.version == version or result.due_at == due_at):
+                assert result.version is not None
+                assert result.due_at is not None
+                self.schedule(game_uuid, result.version, result.due_at)  # it was early
 
     def run_until_idle(self, limit: int = 100_000) -> int:
         """Act until nothing is due by now (at most ``limit`` rounds of :meth:`run_due`);

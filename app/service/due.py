@@ -37,6 +37,8 @@ from engine.observation import Observation
 log = logging.getLogger("blef.clock")
 
 SWEEP_LIMIT: Final = 100
+SAME_DUE_ATTEMPTS: Final = 3
+"""Later versions :meth:`WhenDue.advance_due` tries at most, one after another."""
 
 
 class WhenDue(MatchClock):
@@ -67,6 +69,21 @@ class WhenDue(MatchClock):
             return Advance(fresh.version != version, fresh.version, fresh.due_at)
         (work,) = saved  # saved: the game is as this change left it (no read needed)
         return Advance(True, work.version, work.due_at)
+
+    def advance_due(self, game_uuid: str, version: int, due_at: float) -> Advance:
+        """:meth:`advance` for a trigger sent for ``version``, due at ``due_at``, that stands
+        for every later version due at that same time (a clock schedules one trigger per due
+        time, app/clock/aws.py): if the game has moved on to such a version, that version is
+        advanced. Tried again (a few times) while a player's change that kept the due time
+        wins the race to save."""
+        tried = version
+        result = self.advance(game_uuid, tried)
+        for _ in range(SAME_DUE_ATTEMPTS):
+            if result.version is None or result.version == tried or result.due_at != due_at:
+                break
+            tried = result.version
+            result = self.advance(game_uuid, tried)
+        return result
 
     def sweep(self, limit: int = SWEEP_LIMIT) -> int:
         """Advance every game that is due by now (at most ``limit``); returns how many

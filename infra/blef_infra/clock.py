@@ -1,9 +1,10 @@
 """The game clock on AWS (app/clock/aws.py): the table's stream schedules a delayed SQS
-message for every due game version, the queue fires it, and a sweeper catches what slipped.
+message for every new due time of a game (a version due when the one before it was sends
+none: the stream's old image says so), the queue fires it, and a sweeper catches what slipped.
 
 ::
 
-    games table ── stream (NEW_IMAGE) ── filter: STATE items inserted or modified with due_at
+    games table ── stream (NEW_AND_OLD_IMAGES) ── filter: STATE items put with due_at
         └─> Scheduler function (app.entrypoints.clock.schedule) ── SendMessageBatch, delayed
     Clock queue (SQS-managed encryption; DLQ after 5 receives)
         └─> Fire function (app.entrypoints.clock.fire) ── GameClock.advance, conditional write
@@ -109,7 +110,7 @@ class Clock(Construct):
     ):
         super().__init__(scope, construct_id)
         if table.table_stream_arn is None:
-            raise ValueError("the games table needs a stream (NEW_IMAGE) to drive the clock")
+            raise ValueError("the games table needs a stream (NEW_AND_OLD_IMAGES) for the clock")
         self._settings = settings
         self._code = code_asset(self, asset_dir)
         self._function = function_maker(self, settings, self._code)

@@ -52,11 +52,28 @@ def _changed_images(record: Mapping[str, Any]) -> tuple[Image, Image] | None:
 
 @dataclass(frozen=True, slots=True)
 class DueVersion:
-    """A version of a game that leaves something due (an AI move, a deadline) at ``due_at``."""
+    """A version of a game that leaves something due (an AI move, a deadline) at ``due_at``.
+
+    ``due_before``: when the version before it (the record's old image, if the stream
+    carries it and it is the same game's live item) was due; None if it was not, or is not
+    known. ``written_at``: the version's ``last_modified`` (None if the image lacks it)."""
 
     game_uuid: str
     version: int
     due_at: float
+    due_before: float | None = None
+    written_at: float | None = None
+
+    @property
+    def still_due_as_before(self) -> bool:
+        """Whether this version is due at the very time the version before it was, which
+        had not come yet when it was written: the message sent for that time still stands."""
+        return (
+            self.due_before is not None
+            and self.due_before == self.due_at
+            and self.written_at is not None
+            and self.due_at > self.written_at
+        )
 
 
 def due_version(record: Mapping[str, Any]) -> DueVersion | None:
@@ -66,13 +83,31 @@ def due_version(record: Mapping[str, Any]) -> DueVersion | None:
     images = _changed_images(record)
     if images is None or not is_state(images[0]):
         return None
-    image = images[0]
+    image, old = images
     try:
-        return DueVersion(
-            game_uuid=str(image["game_uuid"]["S"]),
-            version=int(image["version"]["N"]),
-            due_at=float(image["due_at"]["N"]),
-        )
+        game_uuid = str(image["game_uuid"]["S"])
+        version = int(image["version"]["N"])
+        due_at = float(image["due_at"]["N"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    return DueVersion(
+        game_uuid,
+        version,
+        due_at,
+        _number(old, "due_at", game_uuid),
+        _number(image, "last_modified"),
+    )
+
+
+def _number(image: Image, name: str, game_uuid: str | None = None) -> float | None:
+    """The number ``name`` of ``image`` (with ``game_uuid``: only if it is that game's live
+    item), or None."""
+    if game_uuid is not None and (
+        not is_state(image) or image.get("game_uuid", {}).get("S") != game_uuid
+    ):
+        return None
+    try:
+        return float(image[name]["N"])
     except (KeyError, TypeError, ValueError):
         return None
 
