@@ -158,6 +158,7 @@ class EconomancyState:
 
     __slots__ = (
         "asked",
+        "attack_moves",
         "attack_values",
         "attacker",
         "attacker_card",
@@ -168,6 +169,7 @@ class EconomancyState:
         "choosers",
         "coins",
         "day_count",
+        "defend_moves",
         "eliminated",
         "n",
         "over",
@@ -205,6 +207,11 @@ class EconomancyState:
         """The seats still to choose, in seat order (kept by :meth:`refresh`)."""
         self.attacker = -1
         self.attacker_card = -1
+        self.attack_moves: list[Move] | None = None
+        """The attacker's legal moves, made when it is asked (``None``: not made)."""
+        self.defend_moves: dict[int, list[Move]] = {}
+        """Each asked defender's legal moves, made when the attack was chosen (the
+        defenders' cards and uses do not change until the fight resolves)."""
         self.winner: int | None = None
         self.reason = ""
         self.eliminated: list[tuple[int, ...]] = []
@@ -258,6 +265,24 @@ class EconomancyState:
                 return True
         return False
 
+    def _ask_attacker(self, attacker: int) -> bool:
+        """Ask ``attacker`` which card attacks, its legal moves made now, if it has a card
+        able to attack (``False``: it has none, the attack phase ends)."""
+        attacks = _ATTACKS
+        uses = self.uses[attacker]
+        moves: list[Move] = [0]  # stop
+        i = 0
+        for k in self.cards[attacker]:
+            if uses[i] < attacks[k]:
+                moves.append(i)
+            i += 1  # noqa: SIM113 - cheaper than enumerate() here
+        if len(moves) == 1:
+            self.attack_moves = None
+            return False
+        self.attack_moves = moves
+        self.asked = (attacker,)
+        return True
+
     def asking_attacker(self) -> bool:
         return self.phase == ATTACKING and self.attacker_card < 0
 
@@ -275,6 +300,8 @@ class EconomancyState:
     def refresh(self) -> None:
         """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
         agent's look-ahead); moves keep it up to date themselves."""
+        self.attack_moves = None  # the fields may have changed: made again when asked
+        self.defend_moves = {}
         self.over = self.phase == END
         if self.over:
             self.asked = ()
@@ -304,6 +331,9 @@ class EconomancyState:
             by_coins = self.buy_moves
             coins = self.coins[seat]
             return by_coins[coins if coins < len(by_coins) else -1][:]
+        ready = self.attack_moves if self.attacker_card < 0 else self.defend_moves.get(seat)
+        if ready is not None:  # made when the seat was asked
+            return ready[:]
         cards, uses = self.cards[seat], self.uses[seat]
         i = 0
         if self.attacker_card < 0:
@@ -547,7 +577,7 @@ class EconomancyState:
         self.attacker_card = -1
         self.choosers = ()
         self.asked = (attacker,)
-        if not self.can_attack(attacker):
+        if not self._ask_attacker(attacker):
             self._end_attack(events)
 
     def _attack_with(self, index: int) -> list[Event]:
@@ -567,17 +597,23 @@ class EconomancyState:
             _ATTACK_EVENTS[key] = event
         events = [event]
         self.pending = {}
+        self.attack_moves = None
         defends = _DEFENDS
-        choosers = []
+        ready: dict[int, list[Move]] = {}
         for seat in range(self.n):  # every other seat with a usable defender
             if seat != attacker:
                 used = uses[seat]
-                for i, k in enumerate(cards[seat]):
+                moves: list[Move] = []
+                i = 0
+                for k in cards[seat]:
                     if used[i] < defends[k]:
-                        choosers.append(seat)
-                        break
-        if choosers:
-            self.choosers = self.asked = tuple(choosers)
+                        moves.append(i)
+                    i += 1  # noqa: SIM113 - cheaper than enumerate() here
+                if moves:
+                    ready[seat] = moves
+        self.defend_moves = ready
+        if ready:
+            self.choosers = self.asked = tuple(ready)  # in seat order
             return events
         self.choosers = ()
         self._resolve_fight(events)
@@ -592,7 +628,7 @@ class EconomancyState:
         defenders: dict[str, list[Any]] = {}
         fainted: list[list[Any]] = []
         pending, cards, uses, coins = self.pending, self.cards, self.uses, self.coins
-        for seat in sorted(pending) if len(pending) > 1 else pending:
+        for seat in self.choosers:  # every defender chose; in seat order
             i: int = pending[seat]  # type: ignore[assignment]  # an int: apply checked its type
             k = cards[seat][i]
             uses[seat][i] += 1
@@ -634,9 +670,7 @@ class EconomancyState:
         self.attacker_card = -1
         if (fainted or out) and self._check_winner(events):  # else no army changed:
             return  # nobody has won since the last check
-        if self.can_attack(attacker):
-            self.asked = (attacker,)
-        else:
+        if not self._ask_attacker(attacker):
             self._end_attack(events)
 
     def _eliminate(self, seats: tuple[int, ...]) -> None:
@@ -683,7 +717,7 @@ class EconomancyState:
                 else:
                     shop[kind] = 0
         choices = {}
-        for s in sorted(pending):
+        for s in self.choosers:  # every buyer chose; in seat order
             choices[_KEY[s]] = pending[s]
         events.append(_event("bought", None, {"choices": choices, "got": got}))
         self.pending = {}
@@ -694,10 +728,7 @@ class EconomancyState:
     def _ask_buyers(self, events: list[Event]) -> None:
         """Ask every seat in the game with a buy left; the day ends when there is none."""
         cards, buys = self.cards, self.buys
-        choosers: tuple[int, ...] = ()
-        for s in range(self.n):
-            if cards[s] and buys[s] > 0:
-                choosers += (s,)
+        choosers = tuple([s for s in range(self.n) if cards[s] and buys[s] > 0])
         self.choosers = self.asked = choosers
         if choosers:
             return
@@ -865,6 +896,8 @@ class EconomancyState:
         other.asked = self.asked
         other.attacker = self.attacker
         other.attacker_card = self.attacker_card
+        other.attack_moves = self.attack_moves  # never changed in place: shared
+        other.defend_moves = self.defend_moves
         other.winner = self.winner
         other.reason = self.reason
         other.eliminated = list(self.eliminated)
