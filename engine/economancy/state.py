@@ -158,7 +158,6 @@ class EconomancyState:
 
     __slots__ = (
         "asked",
-        "attack_moves",
         "attack_values",
         "attacker",
         "attacker_card",
@@ -169,7 +168,6 @@ class EconomancyState:
         "choosers",
         "coins",
         "day_count",
-        "defend_moves",
         "eliminated",
         "n",
         "over",
@@ -207,11 +205,6 @@ class EconomancyState:
         """The seats still to choose, in seat order (kept by :meth:`refresh`)."""
         self.attacker = -1
         self.attacker_card = -1
-        self.attack_moves: list[Move] | None = None
-        """The attacker's legal moves, made when it is asked (``None``: not made)."""
-        self.defend_moves: dict[int, list[Move]] = {}
-        """Each asked defender's legal moves, made when the attack was chosen (the
-        defenders' cards and uses do not change until the fight resolves)."""
         self.winner: int | None = None
         self.reason = ""
         self.eliminated: list[tuple[int, ...]] = []
@@ -265,24 +258,6 @@ class EconomancyState:
                 return True
         return False
 
-    def _ask_attacker(self, attacker: int) -> bool:
-        """Ask ``attacker`` which card attacks, its legal moves made now, if it has a card
-        able to attack (``False``: it has none, the attack phase ends)."""
-        attacks = _ATTACKS
-        uses = self.uses[attacker]
-        moves: list[Move] = [0]  # stop
-        i = 0
-        for k in self.cards[attacker]:
-            if uses[i] < attacks[k]:
-                moves.append(i)
-            i += 1  # noqa: SIM113 - cheaper than enumerate() here
-        if len(moves) == 1:
-            self.attack_moves = None
-            return False
-        self.attack_moves = moves
-        self.asked = (attacker,)
-        return True
-
     def asking_attacker(self) -> bool:
         return self.phase == ATTACKING and self.attacker_card < 0
 
@@ -300,8 +275,6 @@ class EconomancyState:
     def refresh(self) -> None:
         """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
         agent's look-ahead); moves keep it up to date themselves."""
-        self.attack_moves = None  # the fields may have changed: made again when asked
-        self.defend_moves = {}
         self.over = self.phase == END
         if self.over:
             self.asked = ()
@@ -331,9 +304,6 @@ class EconomancyState:
             by_coins = self.buy_moves
             coins = self.coins[seat]
             return by_coins[coins if coins < len(by_coins) else -1][:]
-        ready = self.attack_moves if self.attacker_card < 0 else self.defend_moves.get(seat)
-        if ready is not None:  # made when the seat was asked
-            return ready[:]
         cards, uses = self.cards[seat], self.uses[seat]
         i = 0
         if self.attacker_card < 0:
@@ -577,7 +547,7 @@ class EconomancyState:
         self.attacker_card = -1
         self.choosers = ()
         self.asked = (attacker,)
-        if not self._ask_attacker(attacker):
+        if not self.can_attack(attacker):
             self._end_attack(events)
 
     def _attack_with(self, index: int) -> list[Event]:
@@ -597,23 +567,17 @@ class EconomancyState:
             _ATTACK_EVENTS[key] = event
         events = [event]
         self.pending = {}
-        self.attack_moves = None
         defends = _DEFENDS
-        ready: dict[int, list[Move]] = {}
+        choosers = []
         for seat in range(self.n):  # every other seat with a usable defender
             if seat != attacker:
                 used = uses[seat]
-                moves: list[Move] = []
-                i = 0
-                for k in cards[seat]:
+                for i, k in enumerate(cards[seat]):
                     if used[i] < defends[k]:
-                        moves.append(i)
-                    i += 1  # noqa: SIM113 - cheaper than enumerate() here
-                if moves:
-                    ready[seat] = moves
-        self.defend_moves = ready
-        if ready:
-            self.choosers = self.asked = tuple(ready)  # in seat order
+                        choosers.append(seat)
+                        break
+        if choosers:
+            self.choosers = self.asked = tuple(choosers)
             return events
         self.choosers = ()
         self._resolve_fight(events)
@@ -670,7 +634,9 @@ class EconomancyState:
         self.attacker_card = -1
         if (fainted or out) and self._check_winner(events):  # else no army changed:
             return  # nobody has won since the last check
-        if not self._ask_attacker(attacker):
+        if self.can_attack(attacker):
+            self.asked = (attacker,)
+        else:
             self._end_attack(events)
 
     def _eliminate(self, seats: tuple[int, ...]) -> None:
@@ -896,8 +862,6 @@ class EconomancyState:
         other.asked = self.asked
         other.attacker = self.attacker
         other.attacker_card = self.attacker_card
-        other.attack_moves = self.attack_moves  # never changed in place: shared
-        other.defend_moves = self.defend_moves
         other.winner = self.winner
         other.reason = self.reason
         other.eliminated = list(self.eliminated)
