@@ -592,7 +592,7 @@ class EconomancyState:
         defenders: dict[str, list[Any]] = {}
         fainted: list[list[Any]] = []
         pending, cards, uses, coins = self.pending, self.cards, self.uses, self.coins
-        for seat in sorted(pending) if len(pending) > 1 else pending:
+        for seat in self.choosers:  # every defender chose; in seat order
             i: int = pending[seat]  # type: ignore[assignment]  # an int: apply checked its type
             k = cards[seat][i]
             uses[seat][i] += 1
@@ -683,7 +683,7 @@ class EconomancyState:
                 else:
                     shop[kind] = 0
         choices = {}
-        for s in sorted(pending):
+        for s in self.choosers:  # every buyer chose; in seat order
             choices[_KEY[s]] = pending[s]
         events.append(_event("bought", None, {"choices": choices, "got": got}))
         self.pending = {}
@@ -694,10 +694,7 @@ class EconomancyState:
     def _ask_buyers(self, events: list[Event]) -> None:
         """Ask every seat in the game with a buy left; the day ends when there is none."""
         cards, buys = self.cards, self.buys
-        choosers: tuple[int, ...] = ()
-        for s in range(self.n):
-            if cards[s] and buys[s] > 0:
-                choosers += (s,)
+        choosers = tuple([s for s in range(self.n) if cards[s] and buys[s] > 0])
         self.choosers = self.asked = choosers
         if choosers:
             return
