@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from app.ladder.sqlite.store import LadderSqlite
 from benchmarks.load import Server
 from tests.ladder.contract import named as account
 from tests.ladder.contract import rated
-from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe
+from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, eventually, with_axe
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SHOTS = os.environ.get("BLEF_SCREENSHOTS") == "1"
@@ -231,19 +230,21 @@ def test_the_lobby_shows_each_computer_levels_rating_from_its_rated_games(
         secret = http.post("/ladder/accounts", json={"handle": "Filler"}).json()["secret"]
         me = {"Authorization": f"Bearer {secret}"}
         http.post("/ladder/queue", json={"pool": "standard-2", "fill_after": 0}, headers=me)
-        for _ in range(100):
-            seat = http.get("/ladder/queue", headers=me).json()
-            if seat["state"] == "seated":
-                break
-            time.sleep(0.1)
+        seat = eventually(
+            lambda: (
+                (answer := http.get("/ladder/queue", headers=me).json())["state"] == "seated"
+                and answer
+            ),
+            "a seat with computer players",
+        )
         http.post(
             f"/games/{seat['game_uuid']}/resign",
             headers={"Authorization": f"Bearer {seat['player_uuid']}"},
         )
-        for _ in range(100):
-            if http.get("/ladder/queue", headers=me).json()["state"] == "idle":
-                break
-            time.sleep(0.1)
+        eventually(
+            lambda: http.get("/ladder/queue", headers=me).json()["state"] == "idle",
+            "the game settled",
+        )
     page = new_page(1280, 800)
     with_axe(page)
     page.goto(server.url + "/")

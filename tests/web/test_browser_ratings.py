@@ -6,7 +6,6 @@ nothing on any of them."""
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import httpx
@@ -14,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from benchmarks.load import Server
-from tests.web.pages import axe_violations, with_axe
+from tests.web.pages import axe_violations, eventually, with_axe
 
 SIZES = [(390, 844), (1280, 800)]
 
@@ -71,20 +70,20 @@ def _play_rated_and_resign(http: httpx.Client, secret: str, pool: str) -> None:
     """Join ``pool`` letting computer players fill at once, then resign: one rated game."""
     me = {"Authorization": f"Bearer {secret}"}
     http.post("/ladder/queue", json={"pool": pool, "fill_after": 0}, headers=me)
-    for _ in range(200):
-        seat = http.get("/ladder/queue", headers=me).json()
-        if seat["state"] == "seated":
-            break
-        time.sleep(0.1)
+    seat = eventually(
+        lambda: (
+            (answer := http.get("/ladder/queue", headers=me).json())["state"] == "seated" and answer
+        ),
+        "a seat with computer players",
+    )
     http.post(
         f"/games/{seat['game_uuid']}/resign",
         headers={"Authorization": f"Bearer {seat['player_uuid']}"},
     )
-    for _ in range(200):
-        if http.get("/ladder/queue", headers=me).json()["state"] == "idle":
-            return
-        time.sleep(0.1)
-    raise AssertionError("the game was not settled")
+    eventually(
+        lambda: http.get("/ladder/queue", headers=me).json()["state"] == "idle",
+        "the game settled",
+    )
 
 
 def test_a_profile_with_games_in_both_pools_draws_one_chart_per_pool(
