@@ -7,36 +7,15 @@ import re
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
+
+from tests.support.waiting import eventually
 
 GAME_URL = re.compile(r"#/game/([0-9a-f-]{36})$")
 AXE = Path(__file__).with_name("vendor") / "axe-4.14.1.min.js"
 """axe-core 4.14.1 from the npm registry (tests/web/vendor/README.md), injected by the tests."""
-PATIENCE = 60.0
-"""Seconds a test waits for something that comes by itself (a poll, a computer player's move,
-the queue seating someone): generous, for a loaded 2-core CI machine. A wait is on the
-condition, never a number of polls: how many fit in a span depends on the machine's load."""
-
-T = TypeVar("T")
-
-
-def eventually(ask: Callable[[], T], what: str, page: Any = None, seconds: float = PATIENCE) -> T:
-    """The first truthy answer of ``ask``, asked every 0.1 s until ``seconds`` have passed
-    (then the test fails, saying ``what`` never came). With a ``page``, the wait is the
-    page's own (Playwright goes on handling the page's events, which counters rely on)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        answer = ask()
-        if answer:
-            return answer
-        if time.monotonic() > deadline:
-            raise AssertionError(f"waited {seconds:g} s in vain for {what}: {answer!r}")
-        if page is not None:
-            page.wait_for_timeout(100)
-        else:
-            time.sleep(0.1)
 
 
 def create_and_join(page: Any, base: str, nickname: str) -> str:

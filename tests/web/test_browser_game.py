@@ -11,10 +11,10 @@ from typing import Any
 from urllib.parse import urlparse
 
 from benchmarks.load import Server
+from tests.support.waiting import eventually
 from tests.web.pages import (
     choose_bet,
     create_and_join,
-    eventually,
     invite,
     join,
     play_to_the_end,

@@ -17,7 +17,8 @@ from app.ladder.sqlite.store import LadderSqlite
 from benchmarks.load import Server
 from tests.ladder.contract import named as account
 from tests.ladder.contract import rated
-from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, eventually, with_axe
+from tests.support.waiting import eventually
+from tests.web.pages import GAME_URL, axe_violations, dismiss_reveals, with_axe
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SHOTS = os.environ.get("BLEF_SCREENSHOTS") == "1"

@@ -12,7 +12,8 @@ from urllib.parse import urlparse
 import pytest
 
 from benchmarks.load import Server
-from tests.web.pages import create_and_join, eventually, seat, settled_count
+from tests.support.waiting import eventually
+from tests.web.pages import create_and_join, seat, settled_count
 
 QUIET_MS = 3500
 """A span in which a page that polls every 1.5 s would ask at least twice."""

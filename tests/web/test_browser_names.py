@@ -13,7 +13,8 @@ import httpx
 import pytest
 
 from benchmarks.load import Server
-from tests.web.pages import axe_violations, eventually, with_axe
+from tests.support.waiting import eventually
+from tests.web.pages import axe_violations, with_axe
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 

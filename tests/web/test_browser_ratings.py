@@ -13,7 +13,8 @@ import pytest
 from playwright.sync_api import expect
 
 from benchmarks.load import Server
-from tests.web.pages import axe_violations, eventually, with_axe
+from tests.support.waiting import eventually
+from tests.web.pages import axe_violations, with_axe
 
 SIZES = [(390, 844), (1280, 800)]
 

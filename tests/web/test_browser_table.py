@@ -11,15 +11,8 @@ from playwright.sync_api import expect
 
 from app.service.errors import TooManyReactions
 from benchmarks.load import Server
-from tests.web.pages import (
-    create_and_join,
-    dismiss_reveals,
-    eventually,
-    invite,
-    join,
-    seat,
-    state,
-)
+from tests.support.waiting import eventually
+from tests.web.pages import create_and_join, dismiss_reveals, invite, join, seat, state
 
 
 def _open(new_page: Any, server: Server, game: str, nickname: str) -> Any:

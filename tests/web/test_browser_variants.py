@@ -15,16 +15,8 @@ from playwright.sync_api import Error as PlaywrightError
 
 from benchmarks.load import Server
 from engine.sets import table_for
-from tests.web.pages import (
-    PATIENCE,
-    axe_violations,
-    create_and_join,
-    eventually,
-    join,
-    seat,
-    state,
-    with_axe,
-)
+from tests.support.waiting import PATIENCE, eventually
+from tests.web.pages import axe_violations, create_and_join, join, seat, state, with_axe
 
 SHOTS = os.environ.get("BLEF_SCREENSHOTS") == "1"
 """`BLEF_SCREENSHOTS=1` also saves docs/web-variant-phone.png."""
