@@ -132,7 +132,7 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
         <button id="invite" disabled=${!!maxSeats && st.seats.length >= maxSeats} onClick=${() => actions.act("ai", { agent: chosen.agent }, `A ${chosen.label} computer player joined.`)}>Invite computer player</button>
       </div>
       <p class="muted small">${chosen.words}</p>` : null}
-      <button id="start" class="primary big" onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
+      <button id="start" class="primary big" disabled=${s.busy} onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
     </div>` : seated ? html`<p class="muted">Waiting for ${adminOf(st)} to start the game.</p>
       <p class="muted" id="chosen-rules">${g.roomFacts(st)}</p>` : null}
     <div class="share"><label for="share-link">Invite people with this link</label>

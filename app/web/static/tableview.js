@@ -155,7 +155,7 @@ function Room({ g, s, st, me, seated, admin, actions }) {
         : html`<button onClick=${() => actions.act("make-public", undefined, "The game is listed in the lobby.")}>List in the lobby (make public)</button>`}</div>
       <label class="check"><input type="checkbox" id="auto-start" checked=${autoStart}
         onChange=${(e) => { const v = e.currentTarget.checked; changeAutoStart(v, () => actions.act("set-auto-start", { auto_start: v })); }} /> Start by itself when everyone is ready</label>
-      <button id="start" class="primary big" onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
+      <button id="start" class="primary big" disabled=${s.busy} onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
     </div>` : seated ? html`<p class="muted">${st.auto_start ? `The game starts by itself when everyone is ready, or when ${st.admin_nickname} starts it.` : `Waiting for ${st.admin_nickname} to start the game.`}</p>
       <p class="muted" id="chosen-max-cards">${g.roomFacts(st)} ${st.time_limit ? `${st.time_limit} seconds to move.` : "No time limit."}</p>` : null}
     <div class="share"><label for="share-link">Invite people with this link</label>
