@@ -94,10 +94,12 @@ def test_with_the_socket_cut_the_table_follows_the_game_by_polling_and_stops_onc
     game = create_and_join(host, server.url, "alice")
     watcher = new_page()
     routed: list[Any] = []
+    asked_by_then: list[int] = []  # the page's reads when each socket that got through opened
     allowed = {"now": True}
 
     def route(ws: Any) -> None:
         if allowed["now"]:
+            asked_by_then.append(gets.count)
             ws.connect_to_server()
             routed.append(ws)
         else:
@@ -123,10 +125,9 @@ def test_with_the_socket_cut_the_table_follows_the_game_by_polling_and_stops_onc
     allowed["now"] = True
     # The next try (after waits of 2, 4, then 8 s at most, each stretched by a half) opens.
     eventually(lambda: len(routed) == 2, "the page trying its socket again", watcher)
-    before_open = gets.count
     watcher.locator(".table-screen[data-live='open']").wait_for()
     asked_when_back = settled_count(
-        watcher, lambda: gets.count, before_open + 1, "the catch-up read as the socket opens"
+        watcher, lambda: gets.count, asked_by_then[1] + 1, "the catch-up read as it opens"
     )
     watcher.wait_for_timeout(QUIET_MS)
     assert gets.count == asked_when_back, "the page kept polling once its socket was back"
