@@ -20,6 +20,7 @@ from app.store.base import GameStore
 from app.store.sqlite import SqliteStore
 from tests.support.api import Blef, bearer
 from tests.support.clock import FakeClock, ai_game
+from tests.support.waiting import PATIENCE
 
 THINK = 1.0
 
@@ -276,7 +277,7 @@ def test_blef_serve_runs_the_clock_in_its_own_thread(tmp_path: Path) -> None:
     service.subscribe(heard)
     with TestClient(create_app(settings, service)):
         ai_game(service)
-        assert ai_moved.wait(20)
+        assert ai_moved.wait(PATIENCE)
     # Read from the change itself: the other AI may have checked and begun a new round since.
     (state,) = first_moves
     seat, _ = state["history"][0]
@@ -300,6 +301,6 @@ def test_blef_serve_restarted_over_a_file_with_moves_pending_makes_them(tmp_path
         moved = threading.Event()
         service.subscribe(lambda change: moved.set())
         if not service.state(game).body["history"]:
-            assert moved.wait(20)
+            assert moved.wait(PATIENCE)
     assert service.state(game).body["history"][0]["player"].endswith("_(AI)")
     store.close()

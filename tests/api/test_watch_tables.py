@@ -30,7 +30,7 @@ websockets_client = pytest.importorskip(
 )
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
-WAIT_SECONDS = 20.0
+WAIT_SECONDS = 60.0
 """A bound on waiting for one message, against hanging: never reached when things work."""
 BOTS = ("marketmaker", "fairvalue", "bayesian")
 

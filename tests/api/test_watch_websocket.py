@@ -28,7 +28,7 @@ from tests.support.served import served
 
 T = TypeVar("T")
 
-WAIT_SECONDS = 20.0
+WAIT_SECONDS = 60.0
 """A bound on waiting for one message, against hanging: never reached when things work."""
 
 

@@ -21,6 +21,7 @@ from app.cli import build
 from app.cli.bridge import Table, TableError, bridge
 from app.config.settings import Settings
 from tests.support.served import served
+from tests.support.waiting import eventually
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "economancy"
 
@@ -59,10 +60,7 @@ def test_a_program_joins_a_table_made_by_someone_else(server: str) -> None:
 
     thread = threading.Thread(target=play)
     thread.start()
-    for _ in range(200):
-        if len(host.read(game)["seats"]) == 3:
-            break
-        threading.Event().wait(0.05)
+    eventually(lambda: len(host.read(game)["seats"]) == 3, "the program's bridge joining")
     host.call("POST", f"/games/{game}/start", {})
     for _ in range(20_000):  # ann plays safe moves until the end (bounded against hanging)
         body = host.read(game)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,9 +16,12 @@ from app.api.main import create_app
 from app.cli.bridge import Table
 from app.config.settings import Settings
 from tests.support.served import served
+from tests.support.waiting import eventually
 
 BOT = Path(__file__).resolve().parents[2] / "examples" / "figgie" / "fair_value.js"
-TRADING_SECONDS = 4  # the market's length: the server's own clock ends it
+TRADING_SECONDS = 10
+"""The market's length: the server's own clock ends it (4 s could leave a bot starved of CPU
+on a loaded machine no time for the one order the test asks of it)."""
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 
@@ -44,10 +46,7 @@ def test_the_javascript_bot_trades_until_the_market_closes_and_reads_its_place(
         ["node", str(BOT), server, game, "fv_js"], stdout=subprocess.PIPE, text=True
     )
     try:
-        for _ in range(400):  # the bot joins by itself
-            if len(host.read(game)["seats"]) == 4:
-                break
-            threading.Event().wait(0.05)
+        eventually(lambda: len(host.read(game)["seats"]) == 4, "the bot joining by itself")
         host.call("POST", f"/games/{game}/start", {})
         out, _ = bot.communicate(timeout=120)
     finally:

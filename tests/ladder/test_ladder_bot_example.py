@@ -22,6 +22,7 @@ import httpx
 
 from app.ladder.service import Ladder
 from tests.ladder.recompute import assert_ratings_recomputed
+from tests.support.waiting import PATIENCE
 
 ROOT = Path(__file__).resolve().parents[2]
 POOL = "standard-2"
@@ -156,7 +157,7 @@ def test_the_documented_bot_plays_rated_quick_play_games_to_the_end_beside_peopl
     assert [p.errors for p in people] == [[], []]
 
     # Every table formed was played to its end and settled once; the bots' games are rated.
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + PATIENCE
     while ladder.store.open_tables() and time.monotonic() < deadline:
         time.sleep(0.2)
     assert ladder.store.open_tables() == []

@@ -32,7 +32,7 @@ from engine.facts import MAX_NICKNAME_LENGTH
 
 REQUEST_TIMEOUT = 1.0
 """BLEF_REQUEST_TIMEOUT_SECONDS for the server of the incomplete-request tests."""
-WAIT = 20.0
+WAIT = 60.0
 """How long a test waits for the server to close a connection before calling it a failure."""
 
 

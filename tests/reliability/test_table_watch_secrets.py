@@ -33,7 +33,7 @@ from engine.errors import BlefError
 from tests.support.memory_store import MemoryStore
 
 T = TypeVar("T")
-WAIT_SECONDS = 10.0
+WAIT_SECONDS = 60.0
 ACTORS = 5
 NAMES = ("ann", "bob", "cid", "dee", "eve", "ann")
 SUITS = ("spades", "clubs", "hearts", "diamonds")

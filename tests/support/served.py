@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-WAIT_SECONDS = 20.0
+WAIT_SECONDS = 60.0
 
 
 @contextmanager

@@ -22,6 +22,9 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+TIMEOUT_MS = 30_000
+"""Playwright's wait for anything (an element, a navigation, an ``expect`` assertion's
+retries): generous, for a loaded 2-core CI machine. The assertions' own default is 5 s."""
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +42,9 @@ def browser() -> Iterator[Any]:
         if os.environ.get("CI"):
             pytest.fail("/usr/bin/chromium is missing: run `make install`")
         pytest.skip("/usr/bin/chromium is missing: run `make install`")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as pw:
         # Playwright gives every launch a fresh temporary profile (user-data-dir).
         launched = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
@@ -55,7 +59,7 @@ def new_page(browser: Any) -> Iterator[Any]:
 
     def make(width: int = 1000, height: int = 900) -> Any:
         context = browser.new_context(viewport={"width": width, "height": height})
-        context.set_default_timeout(30_000)  # a loaded 2-core CI machine
+        context.set_default_timeout(TIMEOUT_MS)
         contexts.append(context)
         return context.new_page()
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
+
+from tests.support.waiting import eventually
 
 GAME_URL = re.compile(r"#/game/([0-9a-f-]{36})$")
 AXE = Path(__file__).with_name("vendor") / "axe-4.14.1.min.js"
@@ -112,3 +115,17 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
         for v in result
         if v["impact"] in {"serious", "critical"}
     ]
+
+
+def settled_count(page: Any, count: Callable[[], int], at_least: int, what: str) -> int:
+    """A count of a page's requests once it has reached ``at_least`` and then stayed put for
+    half a second: what the page asked for, read only once the reads that must come (as
+    the page loads, as its socket opens) have come, however late the machine's load makes
+    them (a fixed pause before reading was too short under load)."""
+    seen = eventually(lambda: count() >= at_least and count(), what, page)
+    while True:
+        page.wait_for_timeout(500)
+        now = count()
+        if now == seen:
+            return seen
+        seen = now

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import httpx
+
+from tests.support.waiting import eventually
 
 
 def make_account(page: Any, base: str, handle: str) -> str:
@@ -55,17 +56,17 @@ def play_rated_and_resign(http: httpx.Client, secret: str, pool: str) -> None:
     """Join ``pool`` letting computer players fill at once, then resign: one rated game."""
     me = {"Authorization": f"Bearer {secret}"}
     http.post("/ladder/queue", json={"pool": pool, "fill_after": 0}, headers=me)
-    for _ in range(200):
-        seat = http.get("/ladder/queue", headers=me).json()
-        if seat["state"] == "seated":
-            break
-        time.sleep(0.1)
+    seat = eventually(
+        lambda: (
+            (answer := http.get("/ladder/queue", headers=me).json())["state"] == "seated" and answer
+        ),
+        "a seat with computer players",
+    )
     http.post(
         f"/games/{seat['game_uuid']}/resign",
         headers={"Authorization": f"Bearer {seat['player_uuid']}"},
     )
-    for _ in range(200):
-        if http.get("/ladder/queue", headers=me).json()["state"] == "idle":
-            return
-        time.sleep(0.1)
-    raise AssertionError("the game was not settled")
+    eventually(
+        lambda: http.get("/ladder/queue", headers=me).json()["state"] == "idle",
+        "the game settled",
+    )

@@ -8,14 +8,17 @@ import os
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 from benchmarks.load import Server
+from tests.support.waiting import eventually
 from tests.web.pages import (
     choose_bet,
     create_and_join,
     invite,
     join,
     play_to_the_end,
+    settled_count,
 )
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -161,13 +164,11 @@ def _two_player_game_at_second_move(server: Server, new_page: Any) -> tuple[Any,
     """alice and bob in a started game where one bet was made; (mover's page, other, game)."""
     alice, bob, game = _started_by_alice_and_bob(server, new_page)
     pages = (alice, bob)
-    first = None
-    for _ in range(100):
-        first = next((p for p in pages if p.locator("#bet-button").is_visible()), None)
-        if first is not None:
-            break
-        alice.wait_for_timeout(100)
-    assert first is not None
+    first = eventually(
+        lambda: next((p for p in pages if p.locator("#bet-button").is_visible()), None),
+        "the first mover's bet button",
+        alice,
+    )
     choose_bet(first, "High card", "high card A")
     first.locator("#bet-button").click()
     second = bob if first is alice else alice
@@ -233,10 +234,15 @@ def test_the_lobby_lists_a_public_game_live_with_its_seats_state_and_rules(
     server: Server, new_page: Any
 ) -> None:
     """The lobby watches the public games over the websocket: a game made public elsewhere
-    appears (polling alone would take 10 s; the wait here is bounded below that)."""
+    appears, and the lobby never asked for the list again (so it came by the socket, not a
+    poll: a wait bounded below the 10 s poll proved the same, but failed on a loaded machine)."""
     lobby = new_page()
+    lists: list[str] = []
+    lobby.on("request", lambda r: lists.append(r.url) if urlparse(r.url).path == "/games" else None)
     lobby.goto(server.url + "/")
     lobby.get_by_role("heading", name="Public games waiting for players").wait_for()
+    # The read as the page loads, and the one as its socket opens.
+    read = settled_count(lobby, lambda: len(lists), 2, "the lobby's first reads")
     host = new_page()
     create_and_join(host, server.url, "hosting")
     host.get_by_label("Seconds to move (0 = no limit)").fill("45")
@@ -244,8 +250,8 @@ def test_the_lobby_lists_a_public_game_live_with_its_seats_state_and_rules(
     host.locator("#toast", has_text="Each player now has 45 seconds to move.").wait_for()
     host.get_by_role("button", name="List in the lobby (make public)").click()
     entry = lobby.locator(".games li", has_text="hosted by hosting")
-    entry.wait_for(timeout=5000)
-    entry.get_by_text("45 s to move").wait_for(timeout=5000)
+    entry.get_by_text("45 s to move").wait_for()
+    assert len(lists) == read, "the list was read again: the game did not come by the socket"
     text = entry.inner_text()
     assert "1 of 8 seats taken, 7 free" in text
     assert "waiting to start" in text

@@ -12,7 +12,8 @@ from urllib.parse import urlparse
 import pytest
 
 from benchmarks.load import Server
-from tests.web.pages import create_and_join, seat
+from tests.support.waiting import eventually
+from tests.web.pages import create_and_join, seat, settled_count
 
 QUIET_MS = 3500
 """A span in which a page that polls every 1.5 s would ask at least twice."""
@@ -63,9 +64,9 @@ def test_while_the_socket_is_open_nothing_is_polled_and_a_pushed_change_shows_wi
     gets = StateGets(watcher, game)
     watcher.goto(f"{server.url}/#/game/{game}")
     _live(watcher, "open")
-    watcher.wait_for_timeout(500)  # the one catch-up read as the socket opens
-    asked_before = gets.count
-    assert asked_before >= 1
+    # The read as the page loads and the one catch-up read as the socket opens (each may
+    # come late on a loaded machine; a poll too, if the socket was slow to open).
+    asked_before = settled_count(watcher, lambda: gets.count, 2, "the page's first reads")
 
     host_gets = StateGets(host, game)
     watcher.wait_for_timeout(QUIET_MS)
@@ -81,10 +82,7 @@ def test_while_the_socket_is_open_nothing_is_polled_and_a_pushed_change_shows_wi
 
     # Back into view (a socket may have died silently while the device slept): one read.
     watcher.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
-    for _ in range(50):
-        if gets.count > asked_before:
-            break
-        watcher.wait_for_timeout(100)
+    eventually(lambda: gets.count > asked_before, "the read as the page comes back", watcher)
     assert gets.count == asked_before + 1
 
 
@@ -96,10 +94,12 @@ def test_with_the_socket_cut_the_table_follows_the_game_by_polling_and_stops_onc
     game = create_and_join(host, server.url, "alice")
     watcher = new_page()
     routed: list[Any] = []
+    asked_by_then: list[int] = []  # the page's reads when each socket that got through opened
     allowed = {"now": True}
 
     def route(ws: Any) -> None:
         if allowed["now"]:
+            asked_by_then.append(gets.count)
             ws.connect_to_server()
             routed.append(ws)
         else:
@@ -109,30 +109,26 @@ def test_with_the_socket_cut_the_table_follows_the_game_by_polling_and_stops_onc
     gets = StateGets(watcher, game)
     watcher.goto(f"{server.url}/#/game/{game}")
     _live(watcher, "open")
+    opened = settled_count(watcher, lambda: gets.count, 2, "the page's first reads")
 
     allowed["now"] = False
     routed[-1].close(code=1001, reason="cut by the test")
     _live(watcher, "closed")
-    asked_at_cut = gets.count
+    # The read as the socket closes, then the polls.
+    asked_at_cut = settled_count(watcher, lambda: gets.count, opened + 1, "the read at the cut")
     _react(host, server, game, "🎉")
     _reactions(watcher).get_by_text("alice 🎉").wait_for()
-    for _ in range(100):  # two reads at least: the page keeps asking, not once
-        if gets.count >= asked_at_cut + 2:
-            break
-        watcher.wait_for_timeout(100)
-    assert gets.count >= asked_at_cut + 2, "the page did not poll while its socket was down"
+    # Two reads at least after the one at the cut: the page keeps asking, not once.
+    eventually(lambda: gets.count >= asked_at_cut + 2, "two polls while cut", watcher)
     assert len(routed) == 1, "no socket got through while cut"
 
     allowed["now"] = True
     # The next try (after waits of 2, 4, then 8 s at most, each stretched by a half) opens.
-    for _ in range(400):
-        if len(routed) == 2:
-            break
-        watcher.wait_for_timeout(100)
-    assert len(routed) == 2, "the page never tried again"
+    eventually(lambda: len(routed) == 2, "the page trying its socket again", watcher)
     watcher.locator(".table-screen[data-live='open']").wait_for()
-    watcher.wait_for_timeout(500)
-    asked_when_back = gets.count
+    asked_when_back = settled_count(
+        watcher, lambda: gets.count, asked_by_then[1] + 1, "the catch-up read as it opens"
+    )
     watcher.wait_for_timeout(QUIET_MS)
     assert gets.count == asked_when_back, "the page kept polling once its socket was back"
     _react(host, server, game, "😮")
@@ -151,11 +147,8 @@ def test_the_lobby_reads_the_public_games_as_it_opens_then_only_listens(
     )
     lobby.goto(server.url + "/")
     lobby.get_by_role("heading", name="Public games waiting for players").wait_for()
-    for _ in range(100):  # the read as the page loads, and the one as its socket opens
-        if len(lists) >= 2:
-            break
-        lobby.wait_for_timeout(100)
-    assert len(lists) == 2
+    # The read as the page loads, and the one as its socket opens.
+    assert settled_count(lobby, lambda: len(lists), 2, "the lobby's first reads") == 2
 
     api = lobby.request
     game = api.post(f"{server.url}/games/create").json()["game_uuid"]

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from typing import Any
 
 import httpx
 import pytest
 
 from benchmarks.load import Server
+from tests.support.waiting import eventually
 from tests.web.pages import axe_violations, with_axe
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
@@ -158,12 +158,7 @@ def test_a_computer_player_is_named_alike_at_a_rated_table_and_on_the_board(
 
 
 def _until(read: Any, state: str) -> Any:
-    for _ in range(200):
-        answer = read()
-        if answer["state"] == state:
-            return answer
-        time.sleep(0.1)
-    raise AssertionError(f"never {state}: {answer}")
+    return eventually(lambda: (answer := read())["state"] == state and answer, f"{state!r}")
 
 
 def test_a_tables_join_form_checks_the_name_as_typed_by_the_same_rule(

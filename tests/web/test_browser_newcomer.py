@@ -130,7 +130,7 @@ def test_your_turn_is_announced_in_the_title_and_to_screen_readers_and_the_contr
     _, bob = _start_with_bob(page, server, time_limit=0)
     if bob.view()["cp_nickname"] == "alice":
         page.locator("#bet-button").click()
-        page.get_by_text("Waiting for bob to move.").wait_for()
+        page.locator("#turn-line", has_text="Waiting for bob to move.").wait_for()
         assert page.title() != "● Your turn · Blef"
     bob.post("play", {"action_id": 30})  # three nines
     page.locator("#check-button").wait_for()
@@ -156,12 +156,12 @@ def test_a_timeout_is_told_as_a_timeout_once_per_round(server: Server, new_page:
     _start_with_bob(page, server, time_limit=2)
     page.evaluate(RECORD_REVEALS)
     dialog = page.get_by_role("dialog")
-    dialog.wait_for(timeout=20_000)
+    dialog.wait_for()
     text = dialog.inner_text()
     assert re.search(r"(alice|bob) ran out of time to move, and so loses the round", text)
     assert "checked" not in text
     page.get_by_role("button", name="Continue").click()
-    page.get_by_role("heading", name=re.compile(r"^Round 2: ")).wait_for(timeout=20_000)
+    page.get_by_role("heading", name=re.compile(r"^Round 2: ")).wait_for()
     assert page.evaluate("window.__reveals") == ["reveal-title-1", "reveal-title-2"]
 
 
@@ -189,7 +189,7 @@ def test_a_players_own_check_is_revealed_once_with_the_bets_and_the_cards_that_c
     if bob.view()["cp_nickname"] == "alice":
         choose_bet(page, "High card", "high card A")
         page.locator("#bet-button").click()
-        page.get_by_text("Waiting for bob to move.").wait_for()
+        page.locator("#turn-line", has_text="Waiting for bob to move.").wait_for()
     bob.post("play", {"action_id": 6})  # pair of nines
     page.locator("#check-button").click()
     dialog = page.get_by_role("dialog")
