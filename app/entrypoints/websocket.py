@@ -77,10 +77,11 @@ class Runtime:
     @property
     def pusher(self) -> Pusher:
         if self._pusher is None:
+            from app.service.watched import WatchedViews  # noqa: PLC0415
             from app.watch.pusher import Pusher  # noqa: PLC0415
 
             management = self._management or _management_client(self.service.settings)
-            self._pusher = Pusher(self.connections, self.service.store, management)
+            self._pusher = Pusher(self.connections, self.service.store, management, WatchedViews())
         return self._pusher
 
 

@@ -13,7 +13,7 @@ this module checks them again:
 - **A round ended**: a round item (``sk = ROUND#nnnn``) inserted, in the same transaction as
   the state that follows the round. Every watcher is sent the round's snapshot (every hand,
   the history ending with 89, ``loser``, the round item's own ``last_modified``), built as
-  :func:`app.watch.messages.snapshot_message` builds it, just **before** the first state of
+  the local websocket builds it, just **before** the first state of
   the batch that is past that round (a later round, or Finished).
 - **A watcher connected**: a watcher item (``sk = CONN#<connection id>``) inserted by
   ``$connect``. API Gateway lets no message through before ``$connect`` has answered, so
@@ -24,6 +24,10 @@ A change of a game that is listed, or was listed before the change (the old imag
 sent to every public-games watcher, as :func:`app.watch.messages.public_game_message`: the
 game's UUID, room, ``public`` ("true"/"false"), ``last_modified`` and nicknames, never a
 state or a hand.
+
+The pusher shapes no message itself: a version's state for a seat, whether a seat is gone
+and why, and an ended round come from its ``SeatViews`` (app/service/watched.py, given by the
+websocket function's runtime), built as the HTTP routes build them.
 
 A watcher is bound to the seat of the player who connected (app/service/seats.py), never to
 a nickname: each version is shaped for the player in that seat as the version names them, so
@@ -58,15 +62,12 @@ from typing import Any, Final, Literal, Protocol
 from botocore.exceptions import BotoCoreError, ClientError
 
 from app.service.errors import SeatMoved
-from app.service.match_body import watched_body
-from app.service.seats import moved, seated
 from app.store.base import GameDoc, RoundSnapshot
 from app.store.dynamo.stream import ended_round, state_doc
 from app.watch.connections import Connections, Watcher
 from app.watch.messages import (
     envelope,
     public_game_message,
-    snapshot_message,
     state_message,
 )
 from engine.facts import Status
@@ -94,6 +95,17 @@ class GameReader(Protocol):
     """Where a new watcher's game is read from (a GameStore)."""
 
     def load(self, game_uuid: str) -> GameDoc | None: ...
+
+
+class SeatViews(Protocol):
+    """What the pusher is told of a stored game, built as the HTTP routes build it
+    (app/service/watched.py): it shapes nothing itself."""
+
+    def seat_body(self, doc: GameDoc, seat: str | None) -> dict[str, Any] | None: ...
+
+    def gone(self, doc: GameDoc, seat: str | None) -> str | None: ...
+
+    def round_body(self, doc: GameDoc, snapshot: RoundSnapshot) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,27 +193,27 @@ class Batch:
 class _Messages:
     """The messages for one game document, each viewer's built once."""
 
-    def __init__(self, doc: GameDoc) -> None:
+    def __init__(self, doc: GameDoc, views: SeatViews) -> None:
         self.doc = doc
-        self._by_viewer: dict[str | None, bytes] = {}
+        self.views = views
+        self._by_seat: dict[str | None, bytes | None] = {}
 
     def for_seat(self, seat: str | None) -> bytes | None:
         """The state for the player in ``seat`` (None: an observer), or None if that seat
         is not in this version of the game."""
-        nickname = None if seat is None else seated(self.doc.player_uuids, seat)
-        if seat is not None and nickname is None:
-            return None
-        if nickname not in self._by_viewer:
-            self._by_viewer[nickname] = state_message(watched_body(self.doc, nickname)).encode()
-        return self._by_viewer[nickname]
+        if seat not in self._by_seat:
+            body = self.views.seat_body(self.doc, seat)
+            self._by_seat[seat] = None if body is None else state_message(body).encode()
+        return self._by_seat[seat]
 
     def farewell(self, seat: str | None) -> bytes | None:
         """None if a watcher of ``seat`` stays (an observer, or a seat present in this
         version); else the last message to send it before closing it: its seat moved to
         another device, or its player is no longer in the game."""
-        if seat is None or seated(self.doc.player_uuids, seat) is not None:
+        gone = self.views.gone(self.doc, seat)
+        if gone is None:
             return None
-        return MOVED_MESSAGE if moved(self.doc.social, seat) else LEFT_MESSAGE
+        return MOVED_MESSAGE if gone == SeatMoved.code else LEFT_MESSAGE
 
 
 class _Newest:
@@ -209,10 +221,17 @@ class _Newest:
     game as stored now, read once and only when a seat is absent from the batch's newest
     (the stream may lag behind the table)."""
 
-    def __init__(self, game_uuid: str, batch_newest: GameDoc | None, games: GameReader) -> None:
+    def __init__(
+        self,
+        game_uuid: str,
+        batch_newest: GameDoc | None,
+        games: GameReader,
+        views: SeatViews,
+    ) -> None:
         self.game_uuid = game_uuid
-        self._messages = None if batch_newest is None else _Messages(batch_newest)
+        self._messages = None if batch_newest is None else _Messages(batch_newest, views)
         self._games = games
+        self._views = views
         self._read = False
 
     def messages_for(self, seat: str | None) -> _Messages | None:
@@ -225,7 +244,7 @@ class _Newest:
             self._read = True
             stored = self._games.load(self.game_uuid)
             if stored is not None and (known is None or stored.version > known.doc.version):
-                self._messages = _Messages(stored)
+                self._messages = _Messages(stored, self._views)
         return self._messages
 
 
@@ -286,6 +305,7 @@ class Pusher:
         connections: Connections,
         games: GameReader,
         management: ManagementApi,
+        views: SeatViews,
         *,
         threads: int = POST_THREADS,
         sleep: Callable[[float], None] = time.sleep,
@@ -293,6 +313,7 @@ class Pusher:
         self.connections = connections
         self.games = games
         self.management = management
+        self.views = views
         self.threads = threads
         self._sleep = sleep
 
@@ -305,12 +326,12 @@ class Pusher:
             watchers = self.connections.watchers(game_uuid)
             versions = [c.doc for c in game.changes]
             latest = max(versions, key=lambda d: d.version) if versions else None
-            known = newest[game_uuid] = _Newest(game_uuid, latest, self.games)
+            known = newest[game_uuid] = _Newest(game_uuid, latest, self.games, self.views)
             for item in game.in_order():
                 if isinstance(item, RoundSnapshot):
                     deliveries += self._snapshot(game, item, watchers)
                     continue
-                messages = _Messages(item.doc)
+                messages = _Messages(item.doc, self.views)
                 for watcher in watchers:  # a version without the watcher's seat is skipped
                     data = messages.for_seat(watcher.seat)
                     if data is not None:
@@ -328,7 +349,7 @@ class Pusher:
                 continue
             assert watcher.game_uuid is not None  # read_records keeps game watchers only
             if watcher.game_uuid not in newest:
-                newest[watcher.game_uuid] = _Newest(watcher.game_uuid, None, self.games)
+                newest[watcher.game_uuid] = _Newest(watcher.game_uuid, None, self.games, self.views)
             deliveries += self._welcome(newest[watcher.game_uuid], watcher)
 
         outcomes = self._post_all(deliveries)
@@ -360,7 +381,7 @@ class Pusher:
         doc = min(after, key=lambda d: d.version) if after else self.games.load(_game_of(game))
         if doc is None:
             return []
-        data = snapshot_message(doc, snapshot).encode()
+        data = state_message(self.views.round_body(doc, snapshot)).encode()
         return [_Delivery(watcher, data, False) for watcher in watchers]
 
     @staticmethod

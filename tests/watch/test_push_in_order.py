@@ -12,6 +12,7 @@ import pytest
 
 from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
+from app.service.watched import WatchedViews
 from app.watch.connections import Connections
 from app.watch.pusher import Pusher
 from tests.support.dynamo import DynamoTable
@@ -302,7 +303,7 @@ def test_every_page_of_public_games_watchers_is_told(
 ) -> None:
     watchers = {watch_public() for _ in range(5)}
     paged = OneItemPages(table.client)
-    pusher = Pusher(Connections(paged, table.table_name), service.store, management)
+    pusher = Pusher(Connections(paged, table.table_name), service.store, management, WatchedViews())
     recorder = Recorder(table, lobby.uuid)
     service.set_public(lobby.uuid, lobby.players["carol"], True)
 

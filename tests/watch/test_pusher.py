@@ -12,6 +12,7 @@ import pytest
 from app.entrypoints import websocket as websocket_handler
 from app.service import GameService
 from app.service.seats import seat_key
+from app.service.watched import WatchedViews
 from app.watch.connections import CONNECTION_TTL_SECONDS, Connections, Watcher
 from app.watch.pusher import WELCOME_RETRY_SECONDS, Pusher
 from tests.support.dynamo import DynamoTable
@@ -160,6 +161,7 @@ def _pusher(
         connections or runtime.connections,
         runtime.service.store,
         management,
+        WatchedViews(),
         sleep=pauses.append,
     )
 
