@@ -135,7 +135,8 @@ def stream_event(records: Iterable[dict[str, Any]]) -> dict[str, Any]:
 @dataclass
 class FakeManagementApi:
     """Records every post; a connection in ``gone`` answers 410 (``GoneException``) that
-    many times (``None``: always), one in ``broken`` answers 500."""
+    many times (``None``: always), one in ``broken`` answers 500, and one the service closed
+    answers 410 from then on, as API Gateway's does (a retried batch may still try it)."""
 
     gone: dict[str, int | None] = field(default_factory=dict)
     broken: set[str] = field(default_factory=set)
@@ -161,6 +162,8 @@ class FakeManagementApi:
 
     def post_to_connection(self, *, Data: bytes, ConnectionId: str) -> dict[str, Any]:  # noqa: N803
         with self._lock:
+            if ConnectionId in self.closed:
+                raise _error("GoneException", 410)
             if ConnectionId in self.gone:
                 left = self.gone[ConnectionId]
                 if left is None or left > 0:
