@@ -117,18 +117,18 @@ _PHASE_TEXT: Final = {phase: _json_text({"name": phase}) for phase in (INVESTING
 _RANGES: Final = tuple(range(coins + 1) for coins in range(64))
 """The investing phase's legal moves for each amount of coins below 64 (ranges are values)."""
 
-_BUY_MOVES: dict[tuple[int, ...], tuple[list[Move], ...]] = {}
+_BUY_MOVES: dict[tuple[int, ...], tuple[tuple[Move, ...], ...]] = {}
 
 
-def _buy_moves(shop: tuple[int, ...]) -> tuple[list[Move], ...]:
+def _buy_moves(shop: tuple[int, ...]) -> tuple[tuple[Move, ...], ...]:
     """A shop's legal buys by coins held: ``Pass`` then every card one can afford, in shop
     order (index ``c`` for ``c`` coins; the last for every amount beyond). Made once per
-    card set; :meth:`EconomancyState.legal_moves` hands out copies."""
+    card set and shared: :meth:`EconomancyState.legal_moves` hands out these tuples."""
     table = _BUY_MOVES.get(shop)
     if table is None:
         top = max([_COST[k] for k in shop], default=0)
         table = tuple(
-            [PASS, *[_NAMES[k] for k in shop if _COST[k] <= coins]] for coins in range(top + 1)
+            (PASS, *[_NAMES[k] for k in shop if _COST[k] <= coins]) for coins in range(top + 1)
         )
         _BUY_MOVES[shop] = table
     return table
@@ -303,7 +303,7 @@ class EconomancyState:
                 self.buy_moves = _buy_moves(tuple(self.shop))
             by_coins = self.buy_moves
             coins = self.coins[seat]
-            return by_coins[coins if coins < len(by_coins) else -1][:]
+            return by_coins[coins if coins < len(by_coins) else -1]
         cards, uses = self.cards[seat], self.uses[seat]
         i = 0
         if self.attacker_card < 0:

@@ -108,7 +108,7 @@ def test_e4_the_defender_sees_the_attacking_card_and_the_ghost_beats_the_senior_
     assert after["phase"] == {"name": "buy"}  # no attack left: the phase ended unasked
     assert after["players"][1]["cards"] == [STIPEND]
     assert after["players"][0]["cards"] == [STIPEND, {"name": "Ghost", "uses": 0}]
-    assert state.legal_moves(0) == ["Pass"]
+    assert list(state.legal_moves(0)) == ["Pass"]
     assert state.to_act() == (0, 1)
 
 
