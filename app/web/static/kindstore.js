@@ -175,6 +175,15 @@ export function createKindTable(kind, game, changed, g) {
         location.hash = "#/";
       } catch (e) { fail(e); } finally { s.busy = false; }
     },
+    /** A reaction to the table (the contract's `/react`); a refusal (too many at once) is
+     * told. Not a change of the game: it never makes the moves wait. */
+    async react(reaction) {
+      try {
+        const r = await api(`${tablePath(kind, game)}/react`, { method: "POST", body: { reaction }, token: token(), key: crypto.randomUUID() });
+        if (r.data && typeof r.data.version === "number" && r.data.seats) accept(r.data);
+      } catch (e) { fail(e); return; }
+      changed();
+    },
     /** A seat at the next table of this finished one (the contract's `/rematch`): kept as
      * the seat of that table, which is then opened. */
     async rematch() {

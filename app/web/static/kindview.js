@@ -7,6 +7,7 @@ import { useEffect, useMemo, useReducer, useState } from "./hooks.js";
 import { api } from "./api.js";
 import { adminOf, createKindTable, nicknameOf } from "./kindstore.js";
 import { html, toast } from "./ui.js";
+import { Reactions } from "./reactions.js";
 
 /** The places of a finished game, best first: [{place, seat, nickname, score}]. */
 export function placesOf(body) {
@@ -80,6 +81,7 @@ export function KindTableScreen({ kind, game, g }) {
     ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} me=${me} seated=${seated} busy=${s.busy} rematch=${actions.rematch} />` : null}
     ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
+    <${Reactions} st=${st} seated=${seated} actions=${actions} />
     <section class="panel tools" aria-label="Your seat and settings">
       <details class="settings"><summary>Settings</summary>
         <label class="check"><input type="checkbox" id="sound" checked=${s.sound} onChange=${(e) => actions.setPref("sound", e.currentTarget.checked)} /> A sound when it is your turn</label>

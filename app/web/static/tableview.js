@@ -4,7 +4,7 @@ import { useEffect, useMemo, useReducer, useState } from "./hooks.js";
 import { useHeld } from "./held.js";
 import { gameOf } from "./games.js";
 import { createTable } from "./tablestore.js";
-import { REACTIONS, reactionLines } from "./table.js";
+import { Reactions } from "./reactions.js";
 import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
 import { RatedLine, useRatedTable } from "./ratedtable.js";
@@ -168,15 +168,6 @@ function Room({ g, s, st, me, seated, admin, actions }) {
 function copy(text, done) {
   if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => toast(done), () => toast("Select the text and copy it."));
   else toast("Select the text and copy it.");
-}
-
-function Reactions({ st, seated, actions }) {
-  const lines = reactionLines(st.reactions);
-  return html`<section class="panel reactions" aria-label="Reactions">
-    <h2 class="sr-only">Reactions</h2>
-    ${seated ? html`<div class="row bar">${REACTIONS.map((r, i) => html`<button key=${i} id=${`react-${i}`} class="small" aria-label=${`React ${r}`} onClick=${() => actions.react(r)}>${r}</button>`)}</div>` : null}
-    <ul class="recent" aria-label="Recent reactions">${lines.length ? lines.map((l, i) => html`<li key=${i}>${l}</li>`) : html`<li class="muted">No reactions yet.</li>`}</ul>
-  </section>`;
 }
 
 function SeatTools({ st, s, seated, actions, game }) {
