@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from app.config.settings import Settings
 from app.service.errors import NotAPlayer, SeatMoved
 from app.service.seats import moved, seat_key
-from app.service.writes import Listener, WritePath
-from app.store.base import GameDoc, Store
+from app.service.writes import Listener, Outcome, WritePath
+from app.store.base import GameDoc, Report, Store
 from engine import errors as rules
 from engine.dealing import SeedSource
 from engine.game import Game
@@ -73,6 +73,24 @@ class UseCases:
 
     def new_secret(self) -> str:
         return str(self._new_uuid())
+
+    def _filed(self, game_uuid: str, reporter: str, nickname: str, outcome: Outcome) -> Outcome:
+        """``outcome``, and once it stands, the operator's copy of a report (the same report
+        again replaces it): a report at a table of any game."""
+
+        def file() -> None:
+            now = self.now
+            self.store.add_report(
+                Report(
+                    game_uuid=game_uuid,
+                    reporter=reporter,
+                    nickname=nickname,
+                    reported_at=now,
+                    expires_at=int(now) + self.settings.report_ttl_seconds,
+                )
+            )
+
+        return Outcome(outcome.reply, outcome.ended, outcome.changed, file)
 
 
 def nickname_of(doc: GameDoc, player_uuid: str) -> str:

@@ -51,7 +51,7 @@ from app.service.writes import (
     remember_first,
     reply,
 )
-from app.store.base import Conflict, GameDoc, Report
+from app.store.base import Conflict, GameDoc
 from engine.facts import Status
 from engine.match import Match
 
@@ -126,31 +126,14 @@ class MatchSocial(Matches):
             hidden = social.hidden_seats(doc.social, doc.player_uuids)
             original = hidden.get(seat_key(doc.player_uuids[named]))
             if original is not None:  # hidden already: filed under the name they had
-                return self._file(gid, reporter, original, Outcome(body, changed=False))
+                return self._filed(gid, reporter, original, Outcome(body, changed=False))
             if not social.record_report(doc.social, reporter, named):
-                return self._file(gid, reporter, named, Outcome(body, changed=False))
+                return self._filed(gid, reporter, named, Outcome(body, changed=False))
             hide_reported(doc, match)
-            return self._file(gid, reporter, named, Outcome(body))
+            return self._filed(gid, reporter, named, Outcome(body))
 
         request = fingerprint("report", player, target)
         return self._change(kind, gid, report, idempotency_key, request, Retry.ALWAYS)
-
-    def _file(self, game_uuid: str, reporter: str, nickname: str, outcome: Outcome) -> Outcome:
-        """``outcome``, and once it stands, the operator's copy of the report."""
-
-        def file() -> None:
-            now = self.now
-            self.store.add_report(
-                Report(
-                    game_uuid=game_uuid,
-                    reporter=reporter,
-                    nickname=nickname,
-                    reported_at=now,
-                    expires_at=int(now) + self.settings.report_ttl_seconds,
-                )
-            )
-
-        return Outcome(outcome.reply, outcome.ended, outcome.changed, file)
 
     # ------------------------------------------------------------------ rematch
 

@@ -13,7 +13,7 @@ from app.service.base import UseCases, nickname_of, require_admin
 from app.service.errors import CannotReportAI, CannotReportSelf
 from app.service.seats import seat_key
 from app.service.writes import Body, Decide, Outcome, Retry, fingerprint, message, unchanged
-from app.store.base import GameDoc, Report
+from app.store.base import GameDoc
 from engine import errors as rules
 from engine.game import Game, Status
 
@@ -257,24 +257,6 @@ class Table(UseCases):
             return self._filed(gid, reporter, named, Outcome(message(text)))
 
         return self._request(gid, report, idempotency_key, "report", player, target)
-
-    def _filed(self, game_uuid: str, reporter: str, nickname: str, outcome: Outcome) -> Outcome:
-        """``outcome``, and once it stands, the operator's copy of the report (the same
-        report again replaces it)."""
-
-        def file() -> None:
-            now = self.now
-            self.store.add_report(
-                Report(
-                    game_uuid=game_uuid,
-                    reporter=reporter,
-                    nickname=nickname,
-                    reported_at=now,
-                    expires_at=int(now) + self.settings.report_ttl_seconds,
-                )
-            )
-
-        return Outcome(outcome.reply, outcome.ended, outcome.changed, file)
 
 
 _HIDDEN = "Request redundant - that nickname is hidden"
