@@ -1,8 +1,9 @@
-"""What a watcher of a game is sent, for the AWS pusher (app/watch/pusher.py), which knows
-only this interface (its ``SeatViews``): a version's state for a seat, whether a seat is
-gone from a version and why, an ended round. Built exactly as the HTTP routes build them
-(``GET /games/{uuid}``, ``GET /{game}/games/{uuid}``: :func:`app.service.match_body.watched_body`),
-so a socket and a poll never disagree.
+"""What a watcher of a game is sent, for both runtimes' watchers: the AWS pusher
+(app/watch/pusher.py), which knows only this interface (its ``SeatViews``), and ``blef serve``'s
+websocket route (app/api/routes/watch.py): a version's state for a seat, whether a seat is gone
+from a version and why, an ended round. Built exactly as the HTTP routes build them (``GET
+/games/{uuid}``, ``GET /{game}/games/{uuid}``: :func:`app.service.match_body.watched_body`), so
+a socket and a poll never disagree.
 """
 
 from __future__ import annotations

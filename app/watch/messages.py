@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from engine.errors import BlefError
 
 if TYPE_CHECKING:
-    from app.store.base import GameDoc, RoundSnapshot
+    from app.store.base import GameDoc
 
 GAME_KEY: Final = "game_uuid"
 PLAYER_KEY: Final = "player_uuid"
@@ -82,15 +82,6 @@ def state_message(state: Mapping[str, Any]) -> str:
 def error_message(status: int, error: BlefError) -> str:
     """A refusal, with the same ``error`` text and ``code`` as the HTTP API's."""
     return envelope(status, {"error": error.message, "code": error.code})
-
-
-def snapshot_message(doc: GameDoc, snapshot: RoundSnapshot) -> str:
-    """An ended round, as every watcher of the game is sent it before the state that
-    follows: every hand, the history ending with the 89 event, ``loser``, and the snapshot's
-    own ``last_modified`` (older than the next state's)."""
-    from app.service.responses import snapshot_body  # noqa: PLC0415 (kept off cold starts)
-
-    return envelope(200, snapshot_body(doc, snapshot))
 
 
 def public_game_body(doc: GameDoc) -> dict[str, Any]:

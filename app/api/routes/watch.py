@@ -19,8 +19,11 @@ The established iOS client opens ``<websocket URL>/<stage>`` in two ways:
   messages are the games listed now, one each; then, for every change of a game that is or
   just stopped being public, ``{"game_uuid", "room", "public", "last_modified", "players"}``.
 
-Changes come from the service's in-process notifications (app/watch/hub.py), not from
-polling. Messages from the client are read and ignored; pings are answered by the server.
+Changes come from the service's in-process notifications (app/watch/hub.py), not from polling.
+What a watcher is sent (its seat's state, whether its seat is gone and why, an ended round)
+comes from the same views the AWS pusher asks (app/service/watched.py), so the two runtimes
+cannot disagree. Messages from the client are read and ignored; pings are answered by the
+server.
 At most ``max_websockets`` are open per process, and each address opens at most
 ``websocket_opens_burst`` at once, then ``websocket_opens_per_second``: one more is closed
 with code 1013 and a reason that says which.
@@ -35,7 +38,7 @@ import asyncio
 import logging
 import math
 from collections.abc import Callable
-from typing import Annotated, Final, TypeVar
+from typing import TYPE_CHECKING, Annotated, Final, TypeVar
 
 import anyio
 import anyio.to_thread
@@ -46,8 +49,7 @@ from app.api.errors import status_of
 from app.api.fairness import TokenBuckets
 from app.service import GameService
 from app.service.errors import SeatMoved
-from app.service.match_body import watched_body
-from app.service.seats import moved, seat_key, seated
+from app.service.seats import seat_key
 from app.service.writes import Change
 from app.store.base import GameDoc
 from app.watch.hub import Hub, Subscription
@@ -56,10 +58,12 @@ from app.watch.messages import (
     credentials,
     error_message,
     public_game_message,
-    snapshot_message,
     state_message,
 )
 from engine.errors import BlefError
+
+if TYPE_CHECKING:
+    from app.service.watched import WatchedViews
 
 log = logging.getLogger("blef.watch")
 
@@ -94,6 +98,9 @@ class Watchers:
         self.open = 0
         self.by_address: dict[str, int] = {}
         self.hub = Hub()
+        from app.service.watched import WatchedViews  # noqa: PLC0415 (off the HTTP cold start)
+
+        self.views = WatchedViews()
         service.subscribe(self.hub.notice)
         self._threads: anyio.CapacityLimiter | None = None
 
@@ -219,27 +226,41 @@ async def _follow_game(
     found = await _viewer(websocket, service, watchers, viewer)  # the player may have left
     if found is None:
         return
-    doc, nickname = found
-    await websocket.send_text(state_message(watched_body(doc, nickname)))
-    seen = doc.version
+    doc = found[0]
+    views = watchers.views
+    seen = -1
     while True:
+        if doc.version > seen:
+            seen = doc.version
+            if not await _send_version(websocket, views, doc, seat):
+                return
         change = await _next(websocket, subscription)
         if change is None:
             return
         if change.doc.version <= seen:
             continue
-        seen = change.doc.version
         for snapshot in change.snapshots:
-            await websocket.send_text(snapshot_message(change.doc, snapshot))
-        nickname = None if seat is None else seated(change.doc.player_uuids, seat)
-        if seat is not None and nickname is None:  # the watcher's player left the game
-            if moved(change.doc.social, seat):  # or their seat moved to another device
-                await websocket.send_text(error_message(403, SeatMoved()))
-                await websocket.close(CLOSE_REFUSED, SeatMoved.code)
-                return
-            await websocket.close(CLOSE_REFUSED, "unknown_player")
-            return
-        await websocket.send_text(state_message(watched_body(change.doc, nickname)))
+            await websocket.send_text(state_message(views.round_body(change.doc, snapshot)))
+        doc = change.doc
+
+
+async def _send_version(
+    websocket: WebSocket, views: WatchedViews, doc: GameDoc, seat: str | None
+) -> bool:
+    """Send the watcher of ``seat`` (None: an observer) its state in this version; or, when
+    the seat is gone from it, why (a seat moved to another device gets the 403 refusal
+    first) and close. Whether the watcher stays."""
+    gone = views.gone(doc, seat)
+    if gone == "seat_moved":
+        await websocket.send_text(error_message(403, SeatMoved()))
+        await websocket.close(CLOSE_REFUSED, SeatMoved.code)
+        return False
+    body = views.seat_body(doc, seat) if gone is None else None
+    if body is None:  # the watcher's player left the game
+        await websocket.close(CLOSE_REFUSED, "unknown_player")
+        return False
+    await websocket.send_text(state_message(body))
+    return True
 
 
 async def _viewer(
