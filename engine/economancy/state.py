@@ -175,6 +175,7 @@ class EconomancyState:
         "phase",
         "reason",
         "rules",
+        "score",
         "shop",
         "uses",
         "winner",
@@ -199,6 +200,9 @@ class EconomancyState:
         self.buys = [0] * n_seats
         self.cards: list[list[int]] = [[STIPEND] for _ in range(n_seats)]
         self.uses: list[list[int]] = [[0] for _ in range(n_seats)]
+        self.score = [0] * n_seats
+        """Every seat's points, kept with :attr:`cards` by the moves (and recomputed by
+        :meth:`refresh`): looking for a winner reads them instead of counting the armies."""
         self.pending: dict[int, Move] = {}
         self.choosers: tuple[int, ...] = ()
         self.asked: tuple[int, ...] = ()
@@ -274,7 +278,9 @@ class EconomancyState:
 
     def refresh(self) -> None:
         """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
-        agent's look-ahead); moves keep it up to date themselves."""
+        agent's look-ahead), and the points tally :attr:`score`; moves keep both up to date
+        themselves."""
+        self.score = [card_points(army) for army in self.cards]
         self.over = self.phase == END
         if self.over:
             self.asked = ()
@@ -603,7 +609,12 @@ class EconomancyState:
                 attacker_faints = True
             if hits > defence[k]:
                 fainted.append([seat, i, name])
+        score, lost = self.score, False  # lost: points left an army
         for seat, i, _ in fainted:
+            points = _POINTS[cards[seat][i]]
+            if points:
+                score[seat] -= points
+                lost = True
             del cards[seat][i]
             del uses[seat][i]
         out: tuple[int, ...] = ()  # a seat with no usable defender is eliminated
@@ -612,6 +623,9 @@ class EconomancyState:
                 out += (s,)
         if attacker_faints:
             fainted.insert(0, [attacker, index, _NAMES[kind]])
+            if _POINTS[kind]:
+                score[attacker] -= _POINTS[kind]
+                lost = True
             del cards[attacker][index]
             del uses[attacker][index]
         if out:
@@ -632,8 +646,8 @@ class EconomancyState:
         self.pending = {}
         self.choosers = ()
         self.attacker_card = -1
-        if (fainted or out) and self._check_winner(events):  # else no army changed:
-            return  # nobody has won since the last check
+        if (lost or out) and self._check_winner(events):  # else no seat's points or
+            return  # place changed: nobody has won since the last check
         if self.can_attack(attacker):
             self.asked = (attacker,)
         else:
@@ -645,6 +659,7 @@ class EconomancyState:
             self.uses[seat] = []
             self.coins[seat] = 0
             self.buys[seat] = 0
+            self.score[seat] = 0
         self.eliminated.append(seats)
 
     def _end_attack(self, events: list[Event]) -> None:
@@ -671,15 +686,20 @@ class EconomancyState:
                 wanted.setdefault(kind, []).append(seat)
         shop = self.shop
         got: dict[str, str] = {}
+        scored = False  # whether points came into an army
         if wanted:
-            cards, uses = self.cards, self.uses
+            cards, uses, score = self.cards, self.uses, self.score
             for kind, seats in wanted.items():
                 if len(seats) <= shop[kind]:
                     shop[kind] -= len(seats)
+                    points = _POINTS[kind]
                     for seat in seats:
                         cards[seat].append(kind)
                         uses[seat].append(0)
+                        score[seat] += points
                         got[_KEY[seat]] = _NAMES[kind]
+                    if points:
+                        scored = True
                 else:
                     shop[kind] = 0
         choices = {}
@@ -687,8 +707,8 @@ class EconomancyState:
             choices[_KEY[s]] = pending[s]
         events.append(_event("bought", None, {"choices": choices, "got": got}))
         self.pending = {}
-        if got and self._check_winner(events):  # armies unchanged: nobody has won since
-            return  # the last check (after the last fight or buy round)
+        if scored and self._check_winner(events):  # no seat's points changed: nobody has
+            return  # won since the last check (after the last fight or buy round)
         self._ask_buyers(events)
 
     def _ask_buyers(self, events: list[Event]) -> None:
@@ -710,14 +730,13 @@ class EconomancyState:
 
     def _check_winner(self, events: list[Event]) -> bool:
         best, leader, tied, alive, last = -1, -1, False, 0, -1
+        score = self.score
         for seat, army in enumerate(self.cards):
             if not army:
                 continue
             alive += 1
             last = seat
-            p = 0
-            for kind, value in _SCORING:
-                p += value * army.count(kind)
+            p = score[seat]
             if p > best:
                 best, leader, tied = p, seat, False
             elif p == best:
@@ -857,6 +876,7 @@ class EconomancyState:
         other.buys = list(self.buys)
         other.cards = [list(c) for c in self.cards]
         other.uses = [list(u) for u in self.uses]
+        other.score = list(self.score)
         other.pending = dict(self.pending)
         other.choosers = self.choosers
         other.asked = self.asked
