@@ -678,8 +678,12 @@ class EconomancyState:
         pending = self.pending
         wanted: dict[int, list[int]] = {}
         coins, buys = self.coins, self.buys
+        more = False  # whether a buyer has a buy left
         for seat, name in pending.items():
-            buys[seat] -= 1
+            left = buys[seat] - 1
+            buys[seat] = left
+            if left > 0:
+                more = True
             if name != PASS:
                 kind = BY_NAME[name]  # type: ignore[index]
                 coins[seat] -= _COST[kind]
@@ -709,16 +713,31 @@ class EconomancyState:
         self.pending = {}
         if scored and self._check_winner(events):  # no seat's points changed: nobody has
             return  # won since the last check (after the last fight or buy round)
-        self._ask_buyers(events)
+        if more:  # the buyers with a buy left (every other seat had none this round)
+            choosers = []
+            for s in self.choosers:
+                if buys[s] > 0:
+                    choosers.append(s)
+            self.choosers = self.asked = tuple(choosers)
+        else:
+            self._end_day(events)
 
     def _ask_buyers(self, events: list[Event]) -> None:
         """Ask every seat in the game with a buy left; the day ends when there is none."""
         cards, buys = self.cards, self.buys
-        choosers = tuple([s for s in range(self.n) if cards[s] and buys[s] > 0])
-        self.choosers = self.asked = choosers
+        choosers = []
+        for s in range(self.n):
+            if cards[s] and buys[s] > 0:
+                choosers.append(s)
         if choosers:
-            return
-        # the day ends
+            self.choosers = self.asked = tuple(choosers)
+        else:
+            self._end_day(events)
+
+    def _end_day(self, events: list[Event]) -> None:
+        """The day ends (nobody has a buy left): a draw at the day limit, else the next
+        day's income and everyone in the game asked to invest."""
+        cards = self.cards
         if self.day_count >= self.rules.day_limit:
             self._finish(None, "day_limit", events)
             return
