@@ -222,10 +222,10 @@ class EconomancyState:
         return state
 
     def begin(self) -> None:
-        """Start the game: day 1's income, then everyone asked to invest."""
+        """Start the game: day 1's income, then everyone asked to invest (which sets
+        :attr:`asked`; :attr:`over` and :attr:`score` are already right for a new game)."""
         self._income()
         self._start_investing()
-        self.refresh()
 
     # ------------------------------------------------------------------ reading
 
