@@ -648,10 +648,12 @@ class EconomancyState:
         self.attacker_card = -1
         if (lost or out) and self._check_winner(events):  # else no seat's points or
             return  # place changed: nobody has won since the last check
-        if self.can_attack(attacker):
-            self.asked = (attacker,)
-        else:
-            self._end_attack(events)
+        attacks, used = _ATTACKS, uses[attacker]
+        for i, k in enumerate(cards[attacker]):  # can_attack(attacker), without the call
+            if used[i] < attacks[k]:
+                self.asked = (attacker,)
+                return
+        self._end_attack(events)
 
     def _eliminate(self, seats: tuple[int, ...]) -> None:
         for seat in seats:
