@@ -175,6 +175,7 @@ class EconomancyState:
         "phase",
         "reason",
         "rules",
+        "score",
         "shop",
         "uses",
         "winner",
@@ -199,6 +200,9 @@ class EconomancyState:
         self.buys = [0] * n_seats
         self.cards: list[list[int]] = [[STIPEND] for _ in range(n_seats)]
         self.uses: list[list[int]] = [[0] for _ in range(n_seats)]
+        self.score = [0] * n_seats
+        """Every seat's points, kept with :attr:`cards` by the moves (and recomputed by
+        :meth:`refresh`): looking for a winner reads them instead of counting the armies."""
         self.pending: dict[int, Move] = {}
         self.choosers: tuple[int, ...] = ()
         self.asked: tuple[int, ...] = ()
@@ -218,10 +222,10 @@ class EconomancyState:
         return state
 
     def begin(self) -> None:
-        """Start the game: day 1's income, then everyone asked to invest."""
+        """Start the game: day 1's income, then everyone asked to invest (which sets
+        :attr:`asked`; :attr:`over` and :attr:`score` are already right for a new game)."""
         self._income()
         self._start_investing()
-        self.refresh()
 
     # ------------------------------------------------------------------ reading
 
@@ -274,7 +278,9 @@ class EconomancyState:
 
     def refresh(self) -> None:
         """Recompute :attr:`asked` after the fields were set by hand (storage, tests, an
-        agent's look-ahead); moves keep it up to date themselves."""
+        agent's look-ahead), and the points tally :attr:`score`; moves keep both up to date
+        themselves."""
+        self.score = [card_points(army) for army in self.cards]
         self.over = self.phase == END
         if self.over:
             self.asked = ()
@@ -603,7 +609,12 @@ class EconomancyState:
                 attacker_faints = True
             if hits > defence[k]:
                 fainted.append([seat, i, name])
+        score, lost = self.score, False  # lost: points left an army
         for seat, i, _ in fainted:
+            points = _POINTS[cards[seat][i]]
+            if points:
+                score[seat] -= points
+                lost = True
             del cards[seat][i]
             del uses[seat][i]
         out: tuple[int, ...] = ()  # a seat with no usable defender is eliminated
@@ -612,6 +623,9 @@ class EconomancyState:
                 out += (s,)
         if attacker_faints:
             fainted.insert(0, [attacker, index, _NAMES[kind]])
+            if _POINTS[kind]:
+                score[attacker] -= _POINTS[kind]
+                lost = True
             del cards[attacker][index]
             del uses[attacker][index]
         if out:
@@ -632,12 +646,14 @@ class EconomancyState:
         self.pending = {}
         self.choosers = ()
         self.attacker_card = -1
-        if (fainted or out) and self._check_winner(events):  # else no army changed:
-            return  # nobody has won since the last check
-        if self.can_attack(attacker):
-            self.asked = (attacker,)
-        else:
-            self._end_attack(events)
+        if (lost or out) and self._check_winner(events):  # else no seat's points or
+            return  # place changed: nobody has won since the last check
+        attacks, used = _ATTACKS, uses[attacker]
+        for i, k in enumerate(cards[attacker]):  # can_attack(attacker), without the call
+            if used[i] < attacks[k]:
+                self.asked = (attacker,)
+                return
+        self._end_attack(events)
 
     def _eliminate(self, seats: tuple[int, ...]) -> None:
         for seat in seats:
@@ -645,6 +661,7 @@ class EconomancyState:
             self.uses[seat] = []
             self.coins[seat] = 0
             self.buys[seat] = 0
+            self.score[seat] = 0
         self.eliminated.append(seats)
 
     def _end_attack(self, events: list[Event]) -> None:
@@ -663,23 +680,32 @@ class EconomancyState:
         pending = self.pending
         wanted: dict[int, list[int]] = {}
         coins, buys = self.coins, self.buys
+        more = False  # whether a buyer has a buy left
         for seat, name in pending.items():
-            buys[seat] -= 1
+            left = buys[seat] - 1
+            buys[seat] = left
+            if left > 0:
+                more = True
             if name != PASS:
                 kind = BY_NAME[name]  # type: ignore[index]
                 coins[seat] -= _COST[kind]
                 wanted.setdefault(kind, []).append(seat)
         shop = self.shop
         got: dict[str, str] = {}
+        scored = False  # whether points came into an army
         if wanted:
-            cards, uses = self.cards, self.uses
+            cards, uses, score = self.cards, self.uses, self.score
             for kind, seats in wanted.items():
                 if len(seats) <= shop[kind]:
                     shop[kind] -= len(seats)
+                    points = _POINTS[kind]
                     for seat in seats:
                         cards[seat].append(kind)
                         uses[seat].append(0)
+                        score[seat] += points
                         got[_KEY[seat]] = _NAMES[kind]
+                    if points:
+                        scored = True
                 else:
                     shop[kind] = 0
         choices = {}
@@ -687,18 +713,33 @@ class EconomancyState:
             choices[_KEY[s]] = pending[s]
         events.append(_event("bought", None, {"choices": choices, "got": got}))
         self.pending = {}
-        if got and self._check_winner(events):  # armies unchanged: nobody has won since
-            return  # the last check (after the last fight or buy round)
-        self._ask_buyers(events)
+        if scored and self._check_winner(events):  # no seat's points changed: nobody has
+            return  # won since the last check (after the last fight or buy round)
+        if more:  # the buyers with a buy left (every other seat had none this round)
+            choosers = []
+            for s in self.choosers:
+                if buys[s] > 0:
+                    choosers.append(s)
+            self.choosers = self.asked = tuple(choosers)
+        else:
+            self._end_day(events)
 
     def _ask_buyers(self, events: list[Event]) -> None:
         """Ask every seat in the game with a buy left; the day ends when there is none."""
         cards, buys = self.cards, self.buys
-        choosers = tuple([s for s in range(self.n) if cards[s] and buys[s] > 0])
-        self.choosers = self.asked = choosers
+        choosers = []
+        for s in range(self.n):
+            if cards[s] and buys[s] > 0:
+                choosers.append(s)
         if choosers:
-            return
-        # the day ends
+            self.choosers = self.asked = tuple(choosers)
+        else:
+            self._end_day(events)
+
+    def _end_day(self, events: list[Event]) -> None:
+        """The day ends (nobody has a buy left): a draw at the day limit, else the next
+        day's income and everyone in the game asked to invest."""
+        cards = self.cards
         if self.day_count >= self.rules.day_limit:
             self._finish(None, "day_limit", events)
             return
@@ -710,14 +751,13 @@ class EconomancyState:
 
     def _check_winner(self, events: list[Event]) -> bool:
         best, leader, tied, alive, last = -1, -1, False, 0, -1
+        score = self.score
         for seat, army in enumerate(self.cards):
             if not army:
                 continue
             alive += 1
             last = seat
-            p = 0
-            for kind, value in _SCORING:
-                p += value * army.count(kind)
+            p = score[seat]
             if p > best:
                 best, leader, tied = p, seat, False
             elif p == best:
@@ -857,6 +897,7 @@ class EconomancyState:
         other.buys = list(self.buys)
         other.cards = [list(c) for c in self.cards]
         other.uses = [list(u) for u in self.uses]
+        other.score = list(self.score)
         other.pending = dict(self.pending)
         other.choosers = self.choosers
         other.asked = self.asked
