@@ -78,7 +78,7 @@ export function KindTableScreen({ kind, game, g }) {
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
     </section>
     ${lobby ? html`<${Room} g=${g} kind=${kind} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
-    ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} me=${me} seated=${seated} busy=${s.busy} rematch=${actions.rematch} />` : null}
+    ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} me=${me} seated=${seated} busy=${s.busy} rematch=${actions.rematch} rated=${!!(s.seat && s.seat.rated)} />` : null}
     ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
@@ -153,7 +153,7 @@ function copy(text) {
   else toast("Select the text and copy it.");
 }
 
-function GameOver({ st, me, g, seated, busy, rematch }) {
+function GameOver({ st, me, g, seated, busy, rematch, rated }) {
   const places = placesOf(st);
   const asked = (st.rematch && st.rematch.asked) || []; // who of this table asked already
   const unit = (g && g.scoreUnit) || ["point", "points"]; // what a game's scores count
@@ -167,7 +167,7 @@ function GameOver({ st, me, g, seated, busy, rematch }) {
     <ol class="places" aria-label="Places">${places.map((p) => html`<li key=${p.seat}>
       <b>${ordinal(p.place)}</b> ${p.nickname}${p.nickname === me ? " (you)" : ""}${p.score !== null && p.score !== undefined ? ` · ${p.score} ${p.score === 1 ? unit[0] : unit[1]}` : ""}</li>`)}</ol>
     ${asked.length ? html`<p id="rematch-asked">${asked.join(" and ")} ${asked.length === 1 ? "wants" : "want"} a rematch.</p>` : null}
-    <p class="row">${seated ? html`<button class="primary" id="rematch" disabled=${busy} onClick=${rematch}>${asked.length ? "Join the rematch" : "Rematch"}</button> ` : null}${REPLAYABLE.has(st.kind) && st.game_uuid ? html`<a class="button" href=${replayHref(st.kind, st.game_uuid)} id="to-replay">Replay the game step by step</a> ` : null}
+    <p class="row">${seated ? html`<button class="primary" id="rematch" disabled=${busy} onClick=${rematch}>${asked.length ? "Join the rematch" : "Rematch"}${rated ? " (not rated)" : ""}</button> ` : null}${REPLAYABLE.has(st.kind) && st.game_uuid ? html`<a class="button" href=${replayHref(st.kind, st.game_uuid)} id="to-replay">Replay the game step by step</a> ` : null}
       <a class="button" href="#/" id="to-lobby">Back to the lobby</a></p>
   </section>`;
 }
