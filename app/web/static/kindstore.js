@@ -95,12 +95,14 @@ export function createKindTable(kind, game, changed, g) {
   }
 
   async function refresh() {
+    const used = token() || null;
     try {
-      const r = await api(tablePath(kind, game), { token: token() });
+      const r = await api(tablePath(kind, game), { token: used });
       if (!alive) return;
       accept(r.data);
     } catch (e) {
       if (!alive) return;
+      if (used !== (token() || null)) return; // the seat went meanwhile: another read told it
       if (e instanceof ApiError && e.status === 403 && token()) {
         // Removed by the host, or left from another tab: the kept seat opens nothing now.
         s.notice = "You are no longer in this game, so you are watching it.";

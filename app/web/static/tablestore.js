@@ -55,13 +55,17 @@ export function createTable(game, changed, g = gameOf()) {
   const ctx = { s, game, token, changed, isMyTurn, act, sendSetup };
 
   async function refresh() {
+    const used = token() || null;
     try {
-      const r = await api(`/games/${game}`, { token: token(), etag: s.state ? s.etag : null });
+      const r = await api(`/games/${game}`, { token: used, etag: s.state ? s.etag : null });
       if (r.status === 304 || !alive) return;
       s.etag = r.etag;
       await accept(r.data);
     } catch (e) {
       if (!alive) return;
+      // Two reads may be out at once (the start's and the live link's): once one has found
+      // the seat gone and read on without it, the other's refusal is old news.
+      if (used !== (token() || null)) return;
       const moved = e instanceof ApiError && e.status === 403 && e.code === "seat_moved";
       if (e instanceof ApiError && (e.status === 400 || moved) && token() && e.code !== "game_not_found") {
         // Removed by the host, left from another tab, or the seat was taken to another
