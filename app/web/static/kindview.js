@@ -8,6 +8,8 @@ import { api } from "./api.js";
 import { adminOf, createKindTable, nicknameOf } from "./kindstore.js";
 import { html, toast } from "./ui.js";
 import { Reactions } from "./reactions.js";
+import { useHeld } from "./held.js";
+import { SetupProblems } from "./setup.js";
 
 /** The places of a finished game, best first: [{place, seat, nickname, score}]. */
 export function placesOf(body) {
@@ -108,6 +110,9 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
   const { levels, max: maxSeats } = useKind(kind, g);
   const [agent, setAgent] = useState(null);
   const chosen = levels.find((l) => l.agent === agent) || levels[0];
+  // This person's readiness as last pressed, until the service says the same (a second quick
+  // press sends the opposite of the first, never the same again).
+  const [isReady, changeReady] = useHeld(!!st.seats.find((p) => p.nickname === me && p.ready));
   const share = `${location.origin}/#/${kind}/${s.game}`;
   return html`<section class="panel room">
     <h2>Players (${st.seats.length}${maxSeats ? ` of ${maxSeats}` : ""})</h2>
@@ -118,7 +123,7 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
         <span class="nick">${p.nickname}${p.nickname === adminOf(st) ? " (host)" : ""}${mine ? " (you)" : ""}</span>
         ${level ? html`<span class="level">${level.label} computer player</span>` : null}
         ${p.ready ? html`<span class="ready" role="img" aria-label=${`${p.nickname} is ready`}>✓ ready</span>` : null}
-        ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !p.ready }, p.ready ? "You are not ready." : "You are ready.")}>${p.ready ? "Not ready" : "Ready"}</button>` : null}
+        ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => { const v = !isReady; changeReady(v, () => actions.act("ready", { ready: v }, v ? "You are ready." : "You are not ready.")); }}>${isReady ? "Not ready" : "Ready"}</button>` : null}
         ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${p.nickname}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${p.nickname} was removed.`)}>Remove</button>` : null}
       </li>`;
     })}</ul>
@@ -141,6 +146,7 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
       <button id="start" class="primary big" disabled=${s.busy} onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
     </div>` : seated ? html`<p class="muted">Waiting for ${adminOf(st)} to start the game.</p>
       <p class="muted" id="chosen-rules">${g.roomFacts(st)}</p>` : null}
+    <${SetupProblems} s=${s} />
     <div class="share"><label for="share-link">Invite people with this link</label>
       <div class="row"><input id="share-link" readonly value=${share} />
         <button class="small" onClick=${() => copy(share)}>Copy</button></div></div>
