@@ -46,6 +46,9 @@ def test_the_browser_a_rated_seat_moved_from_keeps_its_seat_and_says_that_it_mov
 
         told = eventually(seated, "the matcher seating the two accounts")
         game, first = told["game_uuid"], told["player_uuid"]
+        # The other comes to the table too (asking for its seat), so it is never called off.
+        arrived = http.get("/ladder/queue", headers={"Authorization": f"Bearer {other}"}).json()
+        assert arrived["state"] == "seated" and arrived["game_uuid"] == game
         # This browser is told its seat (the lobby asks the queue as it opens) and keeps it.
         page.reload()
         eventually(lambda: seat(page, game), "the page keeping its rated seat", page)
