@@ -133,7 +133,7 @@ class RematchTable(BaseModel):
 
 
 class RematchSeat(BaseModel):
-    game_uuid: str = Field(description="The next table")
+    game_uuid: str = Field(description="The next table: an ordinary one, never rated")
     player_uuid: str = Field(description="Your seat's secret there: send it as a Bearer token")
     kind: str
 

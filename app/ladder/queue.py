@@ -33,7 +33,7 @@ from app.ladder.store import (
     Waiting,
 )
 from app.observability import metrics
-from app.service.errors import InvalidParameter
+from app.service.errors import GameNotFound, InvalidParameter
 
 log = logging.getLogger("blef.ladder")
 
@@ -171,7 +171,7 @@ class Queue(LadderBase):
                     "state": "seated",
                     "pool": table.pool,
                     "game_uuid": table.game_uuid,
-                    "player_uuid": seat.player_uuid,
+                    **self._seat_said(table.game_uuid, seat.player_uuid),
                     "bot": account.bot,
                 }
                 return seated | where_played(table)
@@ -182,6 +182,18 @@ class Queue(LadderBase):
             table = self.store.table(last[0].table_id) if not last[0].changes else None
             body["last_result"] = own_change(last[0], account.account_id, table)
         return body
+
+    def _seat_said(self, game_uuid: str | None, player_uuid: str | None) -> Body:
+        """What a seated account is told of its seat: the secret the table gave it, or,
+        once that seat moved to another device (the secret retired, the new one that
+        device's alone), ``seat_moved`` and no secret."""
+        if game_uuid is not None and player_uuid is not None:
+            try:
+                if self.games.seat_moved(game_uuid, player_uuid):
+                    return {"seat_moved": True}
+            except GameNotFound:  # gone (purged): the seat's secret opens nothing anyway
+                pass
+        return {"player_uuid": player_uuid}
 
     def match(self) -> list[Table]:
         """Form every table that can be formed now, in every pool, of the people there

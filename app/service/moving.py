@@ -53,3 +53,10 @@ class Moving(UseCases):
             fingerprint=fingerprint("move-seat", player),
             retry=Retry.ALWAYS,
         )
+
+    def seat_moved(self, game_uuid: str, player_uuid: str) -> bool:
+        """Whether ``player_uuid`` was retired by a move of its seat to another device, at
+        the table ``game_uuid`` of any game (:class:`GameNotFound` if there is none): a
+        reader that keeps a seat's first secret (the ladder) asks before telling it."""
+        doc = self.writes.load(parse.game_uuid(game_uuid), None)
+        return seats.moved(doc.social, seats.seat_key(parse.player_uuid(player_uuid)))

@@ -204,3 +204,42 @@ def test_joining_an_unknown_pool_names_every_pool(http: TestClient) -> None:
     assert refused.status_code == 400 and refused.json()["code"] == "unknown_pool"
     assert "figgie-4-5" in refused.json()["error"] and "economancy-2" in refused.json()["error"]
     assert http.get("/ladder/queue", headers=bearer(secret)).json()["state"] == "idle"
+
+
+def test_a_rematch_of_a_rated_table_is_an_ordinary_table_that_rates_nobody_and_says_so(
+    http: TestClient, games: GameService, fake: FakeClock
+) -> None:
+    secrets = accounts(http, "Ania", "Bolek")
+    seats = quick_play(http, secrets, "economancy-2")
+    play_out(http, games, fake, seats["Ania"], 61.0)
+    ladder_of(http).tick()
+    rated = {h: http.get("/ladder/queue", headers=bearer(s)).json() for h, s in secrets.items()}
+    board = http.get("/ladder/leaderboard/economancy-2").json()
+    assert len(board["players"]) == 2  # the rated game was rated
+    nxt = {}
+    for handle in ("Ania", "Bolek"):
+        asked = http.post(
+            f"{seats[handle]['path']}/rematch", headers=bearer(seats[handle]["player_uuid"])
+        )
+        assert asked.status_code == 200, asked.text
+        nxt[handle] = asked.json()
+    game = nxt["Ania"]["game_uuid"]
+    assert nxt["Bolek"]["game_uuid"] == game and nxt["Ania"]["kind"] == "economancy"
+    started = http.post(
+        f"/economancy/games/{game}/start", headers=bearer(nxt["Ania"]["player_uuid"])
+    )
+    assert started.status_code == 200, started.text
+    seat = {"path": f"/economancy/games/{game}", "player_uuid": nxt["Ania"]["player_uuid"]}
+    assert play_out(http, games, fake, seat, 61.0)["status"] == "Finished"
+    ladder_of(http).tick()
+    # Nobody's rating, last result or place in the queue moved: the ladder never heard of it.
+    assert http.get(f"/ladder/games/{game}").status_code == 404
+    for handle, secret in secrets.items():
+        assert http.get("/ladder/queue", headers=bearer(secret)).json() == rated[handle]
+    assert http.get("/ladder/leaderboard/economancy-2").json() == board
+    # What the service documents of the rematch says so, for every game.
+    paths = http.get("/openapi.json").json()["paths"]
+    for kind in ("blef", "economancy", "figgie"):
+        words = paths[f"/{kind}/games/{{game_uuid}}/rematch"]["post"]["description"]
+        assert "never rated, even of a rated (ladder) table" in words
+    assert "never rated" in paths["/games/create"]["get"]["description"]

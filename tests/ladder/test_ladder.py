@@ -321,6 +321,34 @@ def test_an_account_whose_seat_moved_still_reads_its_events_without_the_retired_
     assert again["events"][0]["seat_moved"] is True
 
 
+def test_the_queue_never_tells_a_seat_s_retired_secret_once_the_seat_moved_to_another_device(
+    ladder: Ladder, games: GameService
+) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    game, players = seated(ladder, secrets, TWO)
+    phone = games.move_seat(game, players["Bolek"])["player_uuid"]  # Bolek's phone
+    laptop = games.move_seat(game, phone)["player_uuid"]  # and on to a laptop
+    for status in (ladder.queue_status(secrets["Bolek"]), ladder.leave_queue(secrets["Bolek"])):
+        assert status["state"] == "seated" and status["game_uuid"] == game
+        assert status["seat_moved"] is True and "player_uuid" not in status
+        told = json.dumps(status)
+        assert players["Bolek"] not in told and phone not in told and laptop not in told
+    # The seat is played from the laptop: the retired secrets open nothing there.
+    assert games.state(game, laptop).body["you"] == "Bolek"
+    # Another account at the table is told its own seat, never one of Bolek's secrets.
+    ania = ladder.queue_status(secrets["Ania"])
+    assert ania["player_uuid"] == players["Ania"] and "seat_moved" not in ania
+    assert not {players["Bolek"], phone, laptop} & set(json.dumps(ania).split('"'))
+
+
+def test_a_seat_never_moved_is_told_its_secret_by_the_queue(ladder: Ladder) -> None:
+    secrets = accounts(ladder, "Ania", "Bolek")
+    _game, players = seated(ladder, secrets, TWO)
+    for handle, secret in secrets.items():
+        status = ladder.queue_status(secret)
+        assert status["player_uuid"] == players[handle] and "seat_moved" not in status
+
+
 def test_a_game_not_over_is_not_settled(ladder: Ladder) -> None:
     secrets = accounts(ladder, "Ania", "Bolek")
     seated(ladder, secrets, TWO)

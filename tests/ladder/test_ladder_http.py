@@ -14,7 +14,7 @@ from app.api.main import create_app
 from app.config.settings import Settings
 from app.service import GameService
 from app.store.sqlite import SqliteStore
-from tests.ladder.over_http import bearer, client_of, sqlite_games
+from tests.ladder.over_http import bearer, client_of, ladder_of, sqlite_games
 from tests.support.fairness import buckets_frozen
 
 
@@ -51,6 +51,45 @@ def test_a_player_makes_an_account_plays_now_and_sees_the_rating_change(
     shown = json.dumps([board, profile, http.get("/ladder/leaderboard/standard-2").json()])
     for secret in [*secrets.values(), *(s["player_uuid"] for s in seats.values())]:
         assert secret not in shown
+
+
+def test_a_seat_moved_to_a_phone_is_not_told_again_by_the_queue_nor_the_events_over_http(
+    http: TestClient,
+) -> None:
+    secrets = {
+        h: http.post("/ladder/accounts", json={"handle": h}).json()["secret"]
+        for h in ("Ania", "Bolek")
+    }
+    for secret in secrets.values():
+        http.post("/ladder/queue", json={"pool": "standard-2"}, headers=bearer(secret))
+    ladder_of(http).match()
+    first = http.get("/ladder/queue", headers=bearer(secrets["Bolek"])).json()
+    game, retired = first["game_uuid"], first["player_uuid"]
+    # Bolek takes the seat's link to his phone: the phone is given the seat's new secret.
+    moved = http.post(f"/games/{game}/move-seat", headers=bearer(retired))
+    assert moved.status_code == 200, moved.text
+    phone = moved.json()["player_uuid"]
+    again = http.get("/ladder/queue", headers=bearer(secrets["Bolek"]))
+    assert again.status_code == 200
+    assert again.json() == {
+        "state": "seated",
+        "pool": "standard-2",
+        "game_uuid": game,
+        "seat_moved": True,
+        "bot": False,
+    }
+    events = http.get("/ladder/events", headers=bearer(secrets["Bolek"])).json()["events"]
+    assert events[0]["type"] == "game_started" and events[0]["seat_moved"] is True
+    # The retired secret is refused in words at the game; the phone plays the seat.
+    refused = http.get(f"/games/{game}", headers=bearer(retired))
+    assert (refused.status_code, refused.json()["code"]) == (403, "seat_moved")
+    assert http.get(f"/games/{game}", headers=bearer(phone)).json()["you"] == "Bolek"
+    # The other player, and a stranger, learn no secret of Bolek's seat from the ladder.
+    stranger = http.post("/ladder/accounts", json={"handle": "Cezary"}).json()["secret"]
+    for secret in (secrets["Ania"], stranger):
+        for path in ("/ladder/queue", "/ladder/events", f"/ladder/games/{game}"):
+            shown = http.get(path, headers=bearer(secret)).text
+            assert retired not in shown and phone not in shown, path
 
 
 @pytest.mark.parametrize(

@@ -54,3 +54,14 @@ def reply(body: Any, status: int = 200) -> JSONResponse:
 def credential(header: str | None, query: str | None) -> str | None:
     """The Bearer header if sent, else the established query parameter."""
     return header if header is not None else query
+
+
+REMATCH_WORDS = (
+    "The next table of a finished one: made by the first seat to ask (the same rules and"
+    " computer players) and joined by each seat that asks after, which answers its seat there."
+    " A rematch is never rated, even of a rated (ladder) table: the next table is an ordinary"
+    " one, which the ladder never hears of; a rated game comes only from the queue"
+    " (`POST /ladder/queue`), which pairs players by rating."
+)
+"""What a rematch is, the description of every game's `/rematch` (Blef's `/games/create`
+with a previous game says the same in its own words)."""

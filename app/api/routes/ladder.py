@@ -137,6 +137,8 @@ class LastResult(BaseModel):
 
 WHERE_KIND = "Seated at a pool of another game than Blef: its game; absent for Blef's pools"
 WHERE_PATH = "With `kind`: where the table is read and played, `/{kind}/games/{uuid}`"
+SEAT_SECRET = "Your seat's secret in the game (told to you only; never once it moved)"
+SEAT_MOVED = "True once your seat moved to another device (POST .../move-seat): no secret is told"
 
 
 class QueueStatus(BaseModel):
@@ -144,9 +146,8 @@ class QueueStatus(BaseModel):
     pool: str | None = None
     waited_seconds: float | None = None
     game_uuid: str | None = None
-    player_uuid: str | None = Field(
-        None, description="Your seat's secret in the game (told to you only)"
-    )
+    player_uuid: str | None = Field(None, description=SEAT_SECRET)
+    seat_moved: bool | None = Field(None, description=SEAT_MOVED)
     kind: str | None = Field(None, description=WHERE_KIND)
     path: str | None = Field(None, description=WHERE_PATH)
     last_result: LastResult | None = Field(
@@ -500,6 +501,7 @@ class Event(BaseModel):
     player_uuid: str | None = Field(
         None, description="game_started, your_turn: your seat's secret (told to you only)"
     )
+    seat_moved: bool | None = Field(None, description=f"game_started: {SEAT_MOVED}")
     pool: str | None = None
     kind: str | None = Field(None, description=WHERE_KIND)
     path: str | None = Field(None, description=WHERE_PATH)

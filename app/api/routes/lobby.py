@@ -55,7 +55,9 @@ def create_game(
     """Without parameters, an empty game (`{"game_uuid"}`). With `nickname`, the game with
     you seated as its admin (`{"game_uuid", "player_uuid"}`). With `previous_game_uuid` and
     `previous_player_uuid`, the rematch: the next game of that table, made by the first to
-    ask (same rules, same AI players) and joined by everyone who asks after."""
+    ask (same rules, same AI players) and joined by everyone who asks after. A rematch is
+    never rated, even of a rated (ladder) game: a rated game comes only from the queue
+    (`POST /ladder/queue`), which pairs players by rating."""
     return _create(service, None, nickname, team, previous_game_uuid, previous_player_uuid)
 
 
@@ -69,7 +71,8 @@ def create_game(
 def create_game_post(
     service: ServiceDep, key: IdempotencyKeyDep, body: CreateRequest | None = None
 ) -> Body:
-    """The body is optional: the same fields as the GET form's query."""
+    """The body is optional: the same fields as the GET form's query (a rematch, with
+    `previous_game_uuid`, is never rated, even of a rated game)."""
     body = body or CreateRequest()
     previous = (body.previous_game_uuid, body.previous_player_uuid)
     return _create(service, key, _text("nickname", body.nickname), body.team, *previous)

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 
 from app.api.blocking import BlockingRoute
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
-from app.api.routes.common import errors, join_errors
+from app.api.routes.common import REMATCH_WORDS, errors, join_errors
 from app.api.table_schemas import (
     SCHEMAS,
     AgentTable,
@@ -259,6 +259,7 @@ def _routes(kind: str, schemas: GameSchemas) -> None:
         responses=join_errors(400, 403, 404, 409, 410, 413, 422),
         tags=tags,
         summary=f"A seat at the next {schemas.title} table of a finished one (a seat; Bearer)",
+        description=REMATCH_WORDS,
         operation_id=f"{kind}_rematch",
     )
     def rematch(

@@ -47,7 +47,11 @@ export function seatOf(game) {
   }
 }
 
+/** Keep `seat` ({player_uuid, nickname, rated?}) for `game`. A seat told without its secret
+ * (the queue's answer once the seat moved to another device) is not kept: the seat kept
+ * before stays, and its table then says that the seat moved. */
 export function keepSeat(game, seat) {
+  if (!seat || !seat.player_uuid) return;
   localStorage.setItem(`blef:seat:${game}`, JSON.stringify(seat));
 }
 

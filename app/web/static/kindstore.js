@@ -8,7 +8,8 @@
 // reads its own body once per push. While the socket is open nothing is polled; while it is
 // closed the table is read every KIND_POLL_MS, as Blef's table does.
 import { api, ApiError, forgetSeat, keepSeat, pref, setPref } from "./api.js";
-import { ERROR_CODES } from "./errors.js";
+import { ERROR_CODES, words } from "./errors.js";
+import { isSetup, setupQueue } from "./setup.js";
 import { beep, followTable } from "./tablelive.js";
 import { announce, fail, toast } from "./ui.js";
 
@@ -95,12 +96,14 @@ export function createKindTable(kind, game, changed, g) {
   }
 
   async function refresh() {
+    const used = token() || null;
     try {
-      const r = await api(tablePath(kind, game), { token: token() });
+      const r = await api(tablePath(kind, game), { token: used });
       if (!alive) return;
       accept(r.data);
     } catch (e) {
       if (!alive) return;
+      if (used !== (token() || null)) return; // the seat went meanwhile: another read told it
       if (e instanceof ApiError && e.status === 403 && token()) {
         // Removed by the host, or left from another tab: the kept seat opens nothing now.
         s.notice = "You are no longer in this game, so you are watching it.";
@@ -117,32 +120,54 @@ export function createKindTable(kind, game, changed, g) {
   }
 
   /** POST one change (`path` under the table); whether the service took it. The answer of a
-   * move is the table's new body, taken at once. */
+   * move is the table's new body, taken at once. A set-up change (setup.js) waits its turn
+   * behind the others; a move while another is on its way is not sent (its controls are
+   * disabled meanwhile). */
   async function act(path, body, done) {
+    if (isSetup(path)) return queue(path, () => post(path, body, done));
     if (s.busy) return false;
     s.busy = true;
     changed();
-    let ok = false;
+    let problem;
+    try {
+      problem = await post(path, body, done, () => { s.busy = false; });
+    } finally {
+      s.busy = false;
+    }
+    changed();
+    return !problem;
+  }
+
+  /** Send one change and read the table again; null when the service took it, else the
+   * refusal in words (told at once too). `taken` is called as the answer comes, before it
+   * is shown. */
+  async function post(path, body, done, taken = () => {}) {
+    let problem = null;
     try {
       const r = await api(`${tablePath(kind, game)}/${path}`, { method: "POST", body, token: token(), key: crypto.randomUUID() });
       if (path !== "move") toast(done || "Done.");
       if (done) announce(done);
-      if (r.data && typeof r.data.version === "number" && r.data.seats) { s.busy = false; accept(r.data); }
-      ok = true;
+      taken();
+      if (r.data && typeof r.data.version === "number" && r.data.seats) accept(r.data);
     } catch (e) {
+      taken();
       if (e instanceof ApiError && (e.status === 409 || e.status === 422) && e.code && !KNOWN.has(e.code) && e.message) {
         // The game's own refusal: its sentence names the rule with the figures of the case.
-        const text = `Not allowed: ${e.message}.`.replace(/\.\.$/, ".");
-        toast(text, true);
-        announce(text);
-      } else fail(e);
-    } finally {
-      s.busy = false;
+        problem = `Not allowed: ${e.message}.`.replace(/\.\.$/, ".");
+        toast(problem, true);
+        announce(problem);
+      } else {
+        fail(e);
+        problem = words(e);
+      }
     }
     await refresh();
-    changed();
-    return ok;
+    return problem;
   }
+
+  // Set-up changes (readiness, computer players, start, removing) go one after another in
+  // the order pressed; a refusal stays shown in words in the room (setup.js).
+  const queue = setupQueue(s, changed);
 
   /** A move: the game's move JSON, as the contract's `/move` takes it. */
   function move(json, done) {

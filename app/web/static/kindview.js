@@ -8,6 +8,8 @@ import { api } from "./api.js";
 import { adminOf, createKindTable, nicknameOf } from "./kindstore.js";
 import { html, toast } from "./ui.js";
 import { Reactions } from "./reactions.js";
+import { useHeld } from "./held.js";
+import { SetupProblems } from "./setup.js";
 
 /** The places of a finished game, best first: [{place, seat, nickname, score}]. */
 export function placesOf(body) {
@@ -78,7 +80,7 @@ export function KindTableScreen({ kind, game, g }) {
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
     </section>
     ${lobby ? html`<${Room} g=${g} kind=${kind} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
-    ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} me=${me} seated=${seated} busy=${s.busy} rematch=${actions.rematch} />` : null}
+    ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} me=${me} seated=${seated} busy=${s.busy} rematch=${actions.rematch} rated=${!!(s.seat && s.seat.rated)} />` : null}
     ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
@@ -108,6 +110,9 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
   const { levels, max: maxSeats } = useKind(kind, g);
   const [agent, setAgent] = useState(null);
   const chosen = levels.find((l) => l.agent === agent) || levels[0];
+  // This person's readiness as last pressed, until the service says the same (a second quick
+  // press sends the opposite of the first, never the same again).
+  const [isReady, changeReady] = useHeld(!!st.seats.find((p) => p.nickname === me && p.ready));
   const share = `${location.origin}/#/${kind}/${s.game}`;
   return html`<section class="panel room">
     <h2>Players (${st.seats.length}${maxSeats ? ` of ${maxSeats}` : ""})</h2>
@@ -118,7 +123,7 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
         <span class="nick">${p.nickname}${p.nickname === adminOf(st) ? " (host)" : ""}${mine ? " (you)" : ""}</span>
         ${level ? html`<span class="level">${level.label} computer player</span>` : null}
         ${p.ready ? html`<span class="ready" role="img" aria-label=${`${p.nickname} is ready`}>✓ ready</span>` : null}
-        ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !p.ready }, p.ready ? "You are not ready." : "You are ready.")}>${p.ready ? "Not ready" : "Ready"}</button>` : null}
+        ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => { const v = !isReady; changeReady(v, () => actions.act("ready", { ready: v }, v ? "You are ready." : "You are not ready.")); }}>${isReady ? "Not ready" : "Ready"}</button>` : null}
         ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${p.nickname}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${p.nickname} was removed.`)}>Remove</button>` : null}
       </li>`;
     })}</ul>
@@ -141,6 +146,7 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
       <button id="start" class="primary big" disabled=${s.busy} onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
     </div>` : seated ? html`<p class="muted">Waiting for ${adminOf(st)} to start the game.</p>
       <p class="muted" id="chosen-rules">${g.roomFacts(st)}</p>` : null}
+    <${SetupProblems} s=${s} />
     <div class="share"><label for="share-link">Invite people with this link</label>
       <div class="row"><input id="share-link" readonly value=${share} />
         <button class="small" onClick=${() => copy(share)}>Copy</button></div></div>
@@ -153,7 +159,7 @@ function copy(text) {
   else toast("Select the text and copy it.");
 }
 
-function GameOver({ st, me, g, seated, busy, rematch }) {
+function GameOver({ st, me, g, seated, busy, rematch, rated }) {
   const places = placesOf(st);
   const asked = (st.rematch && st.rematch.asked) || []; // who of this table asked already
   const unit = (g && g.scoreUnit) || ["point", "points"]; // what a game's scores count
@@ -167,7 +173,7 @@ function GameOver({ st, me, g, seated, busy, rematch }) {
     <ol class="places" aria-label="Places">${places.map((p) => html`<li key=${p.seat}>
       <b>${ordinal(p.place)}</b> ${p.nickname}${p.nickname === me ? " (you)" : ""}${p.score !== null && p.score !== undefined ? ` · ${p.score} ${p.score === 1 ? unit[0] : unit[1]}` : ""}</li>`)}</ol>
     ${asked.length ? html`<p id="rematch-asked">${asked.join(" and ")} ${asked.length === 1 ? "wants" : "want"} a rematch.</p>` : null}
-    <p class="row">${seated ? html`<button class="primary" id="rematch" disabled=${busy} onClick=${rematch}>${asked.length ? "Join the rematch" : "Rematch"}</button> ` : null}${REPLAYABLE.has(st.kind) && st.game_uuid ? html`<a class="button" href=${replayHref(st.kind, st.game_uuid)} id="to-replay">Replay the game step by step</a> ` : null}
+    <p class="row">${seated ? html`<button class="primary" id="rematch" disabled=${busy} onClick=${rematch}>${asked.length ? "Join the rematch" : "Rematch"}${rated ? " (not rated)" : ""}</button> ` : null}${REPLAYABLE.has(st.kind) && st.game_uuid ? html`<a class="button" href=${replayHref(st.kind, st.game_uuid)} id="to-replay">Replay the game step by step</a> ` : null}
       <a class="button" href="#/" id="to-lobby">Back to the lobby</a></p>
   </section>`;
 }

@@ -46,7 +46,6 @@ export function RulesSetup({ st, s, actions }) {
   return html`<fieldset class="rules-setup">
     <legend>The cards</legend>
     ${RULES.map((r) => html`<${RuleControl} key=${r.key} rule=${r} st=${st} actions=${actions} />`)}
-    ${s.rulesProblem ? html`<p class="problem" id="rules-problem" role="alert">${s.rulesProblem}</p>` : null}
   </fieldset>`;
 }
 

@@ -7,6 +7,7 @@ import { gameOf } from "./games.js";
 import { beep, followTable } from "./tablelive.js";
 import { announce, fail, toast } from "./ui.js";
 import { tableTitle } from "./playernames.js";
+import { isSetup, setupQueue } from "./setup.js";
 
 /** How often the table asks for the game while its websocket is closed. */
 export const POLL_MS = 1500;
@@ -36,7 +37,6 @@ export function createTable(game, changed, g = gameOf()) {
     revealed: storedSet(revealKey),
     lastInRound: new Map(),
     reported: new Set(JSON.parse(localStorage.getItem(`blef:reported:${game}`) || "[]")),
-    rulesProblem: null, // the last refusal of a rule or team change, in words
     myTurnShown: false,
     live: false, // whether the websocket is open (then nothing is polled)
   };
@@ -55,13 +55,17 @@ export function createTable(game, changed, g = gameOf()) {
   const ctx = { s, game, token, changed, isMyTurn, act, sendSetup };
 
   async function refresh() {
+    const used = token() || null;
     try {
-      const r = await api(`/games/${game}`, { token: token(), etag: s.state ? s.etag : null });
+      const r = await api(`/games/${game}`, { token: used, etag: s.state ? s.etag : null });
       if (r.status === 304 || !alive) return;
       s.etag = r.etag;
       await accept(r.data);
     } catch (e) {
       if (!alive) return;
+      // Two reads may be out at once (the start's and the live link's): once one has found
+      // the seat gone and read on without it, the other's refusal is old news.
+      if (used !== (token() || null)) return;
       const moved = e instanceof ApiError && e.status === 403 && e.code === "seat_moved";
       if (e instanceof ApiError && (e.status === 400 || moved) && token() && e.code !== "game_not_found") {
         // Removed by the host, left from another tab, or the seat was taken to another
@@ -129,8 +133,11 @@ export function createTable(game, changed, g = gameOf()) {
     if (s.sound) beep();
   }
 
-  /** POST one change; whether the service took it. Refusals are told in words. */
+  /** POST one change; whether the service took it. Refusals are told in words. A set-up
+   * change (setup.js) waits its turn behind the others; a move while another is on its way
+   * is not sent (its controls are disabled meanwhile). */
   async function act(path, body, done) {
+    if (isSetup(path)) return sendSetup(path, body, done);
     if (s.busy) return false;
     s.busy = true;
     changed();
@@ -226,28 +233,26 @@ export function createTable(game, changed, g = gameOf()) {
 
   Object.assign(actions, g.moves(ctx));
 
-  // Set-up changes (Blef's rules and teams) go one after another (a person may change several
-  // controls quickly); each says whether the service took it, and a refusal stays shown in words.
-  let setupQueue = Promise.resolve();
+  // Set-up changes (readiness, computer players, the rules, teams, start, ...) go one after
+  // another in the order pressed (a person may press several quickly): each says whether
+  // the service took it, and a refusal stays shown in words in the room (setup.js).
+  const queue = setupQueue(s, changed);
   function sendSetup(path, body, done) {
-    const sent = setupQueue.then(async () => {
+    return queue(path, async () => {
       try {
-        await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
-        s.rulesProblem = null;
-        if (done) { toast(done); announce(done); }
-        return true;
+        const r = await api(`/games/${game}/${path}`, { method: "POST", body, token: token() });
+        const text = done || (r.data && r.data.message) || "Done.";
+        toast(text);
+        announce(text);
+        return null;
       } catch (e) {
-        s.rulesProblem = words(e);
         fail(e);
-        return false;
+        return words(e);
       } finally {
         s.etag = null;
         await refresh();
-        changed();
       }
     });
-    setupQueue = sent.catch(() => false);
-    return sent;
   }
 
   function dismissReveal(round) {

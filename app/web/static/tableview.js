@@ -2,6 +2,7 @@
 // at the top level, so a new state patches the page and never replaces a control in use.
 import { useEffect, useMemo, useReducer, useState } from "./hooks.js";
 import { useHeld } from "./held.js";
+import { SetupProblems } from "./setup.js";
 import { gameOf } from "./games.js";
 import { createTable } from "./tablestore.js";
 import { Reactions } from "./reactions.js";
@@ -110,6 +111,10 @@ function Room({ g, s, st, me, seated, admin, actions }) {
   const typed = rules && name.trim() ? nicknameProblem(name.trim(), rules) : null;
   const [limit, setLimit] = useState(String(st.time_limit || 0));
   const ready = new Set(st.ready || []);
+  // This person's readiness and the table's listing as last pressed, until the service says
+  // the same: a second quick press sends the opposite of the first, never the same again.
+  const [isReady, changeReady] = useHeld(!!me && ready.has(me));
+  const [listed, changeListed] = useHeld(st.public === "true");
   const { levels: LEVELS } = g;
   const share = `${location.origin}/#/game/${s.game}`;
   return html`<section class="panel room">
@@ -120,7 +125,7 @@ function Room({ g, s, st, me, seated, admin, actions }) {
         <span class="nick">${shownName(p.nickname)}${p.nickname === st.admin_nickname && !(s.seat && s.seat.rated) ? " (host)" : ""}${mine ? " (you)" : ""}</span>
         <${g.PlayerChoice} p=${p} st=${st} me=${me} admin=${admin} actions=${actions} />
         ${ready.has(p.nickname) ? html`<span class="ready" role="img" aria-label=${`${p.nickname} is ready`}>✓ ready</span>` : null}
-        ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => actions.act("ready", { ready: !ready.has(p.nickname) }, ready.has(p.nickname) ? "You are not ready." : "You are ready.")}>${ready.has(p.nickname) ? "Not ready" : "Ready"}</button>` : null}
+        ${mine ? html`<button id="ready-toggle" class="small" onClick=${() => { const v = !isReady; changeReady(v, () => actions.act("ready", { ready: v }, v ? "You are ready." : "You are not ready.")); }}>${isReady ? "Not ready" : "Ready"}</button>` : null}
         ${admin && !mine ? html`<button class="small" aria-label=${`Remove ${shownName(p.nickname)}`} onClick=${() => actions.act("remove", { nickname: p.nickname }, `${shownName(p.nickname)} was removed.`)}>Remove</button>` : null}
         ${seated && !p.ai_agent && !mine ? (s.reported.has(p.nickname) ? html`<span class="muted reported">Reported</span>`
           : html`<button class="small link" aria-label=${`Report name of ${p.nickname}`} onClick=${() => actions.report(p.nickname, i + 1)}>Report name</button>`) : null}
@@ -150,14 +155,15 @@ function Room({ g, s, st, me, seated, admin, actions }) {
         <button onClick=${() => actions.act("set-time-limit", { time_limit: Number(limit) }, Number(limit) ? `Each player now has ${Number(limit)} seconds to move.` : "No time limit.")}>Set time limit</button>
       </div>
       <${g.HostLimits} st=${st} s=${s} actions=${actions} />
-      <div class="row">${st.public === "true"
-        ? html`<button onClick=${() => actions.act("make-private", undefined, "The game is private: only people with the link can join.")}>Make private</button>`
-        : html`<button onClick=${() => actions.act("make-public", undefined, "The game is listed in the lobby.")}>List in the lobby (make public)</button>`}</div>
+      <div class="row">${listed
+        ? html`<button onClick=${() => changeListed(false, () => actions.act("make-private", undefined, "The game is private: only people with the link can join."))}>Make private</button>`
+        : html`<button onClick=${() => changeListed(true, () => actions.act("make-public", undefined, "The game is listed in the lobby."))}>List in the lobby (make public)</button>`}</div>
       <label class="check"><input type="checkbox" id="auto-start" checked=${autoStart}
         onChange=${(e) => { const v = e.currentTarget.checked; changeAutoStart(v, () => actions.act("set-auto-start", { auto_start: v })); }} /> Start by itself when everyone is ready</label>
       <button id="start" class="primary big" disabled=${s.busy} onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>
     </div>` : seated ? html`<p class="muted">${st.auto_start ? `The game starts by itself when everyone is ready, or when ${st.admin_nickname} starts it.` : `Waiting for ${st.admin_nickname} to start the game.`}</p>
       <p class="muted" id="chosen-max-cards">${g.roomFacts(st)} ${st.time_limit ? `${st.time_limit} seconds to move.` : "No time limit."}</p>` : null}
+    <${SetupProblems} s=${s} />
     <div class="share"><label for="share-link">Invite people with this link</label>
       <div class="row"><input id="share-link" readonly value=${share} />
         <button class="small" onClick=${() => copy(share, "The link is copied.")}>Copy</button></div></div>
