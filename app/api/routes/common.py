@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from app.api.schemas import ErrorBody, NicknameRefusedBody
+from app.service.match_record import etag
 
 _DESCRIPTIONS = {
     400: "Bad input or a move the rules refuse (see `code`)",
@@ -54,3 +55,19 @@ def reply(body: Any, status: int = 200) -> JSONResponse:
 def credential(header: str | None, query: str | None) -> str | None:
     """The Bearer header if sent, else the established query parameter."""
     return header if header is not None else query
+
+
+FINISHED_CACHE = "public, max-age=86400, immutable"
+"""A finished game's record never changes: a day in any cache, and no revalidation."""
+
+
+def finished_reply(body: Any, if_none_match: str | None) -> Response:
+    """A finished game's record, with its ETag and caching headers; ``304 Not Modified``
+    (no body) when ``If-None-Match`` names that ETag. (A refusal, as a game not over yet,
+    is sent ``no-store`` by the error handler: it is never cached.)"""
+    tag = etag(body)
+    headers = {"ETag": tag, "Cache-Control": FINISHED_CACHE}
+    sent = if_none_match
+    if sent is not None and (sent.strip() == "*" or tag in (t.strip() for t in sent.split(","))):
+        return Response(status_code=304, headers=headers)
+    return JSONResponse(body, headers=headers)
