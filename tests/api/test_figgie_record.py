@@ -59,10 +59,11 @@ def _trade(client: TestClient, game: str, seats: list[str]) -> None:
     """ann asks at 5 in a suit she holds; bob buys it: one trade on the tape."""
     hand = client.get(f"/figgie/games/{game}", headers=bearer(seats[0])).json()["view"]["hand"]
     suit = next(s for s, n in hand.items() if n)
+    move = f"/figgie/games/{game}/move"
     order = {"type": "ask", "suit": suit, "price": 5}
-    assert client.post(f"/figgie/games/{game}/move", headers=bearer(seats[0]), json=order).is_success
+    assert client.post(move, headers=bearer(seats[0]), json=order).is_success
     lift = {"type": "lift", "suit": suit}
-    assert client.post(f"/figgie/games/{game}/move", headers=bearer(seats[1]), json=lift).is_success
+    assert client.post(move, headers=bearer(seats[1]), json=lift).is_success
 
 
 def _finish(service: GameService, fake: FakeClock) -> None:
@@ -71,9 +72,7 @@ def _finish(service: GameService, fake: FakeClock) -> None:
     service.sweep()
 
 
-def _finished(
-    client: TestClient, service: GameService, fake: FakeClock
-) -> tuple[str, list[str]]:
+def _finished(client: TestClient, service: GameService, fake: FakeClock) -> tuple[str, list[str]]:
     game, seats = _started(client)
     _trade(client, game, seats)
     _finish(service, fake)
@@ -84,7 +83,7 @@ def test_a_finished_figgie_game_is_given_to_anyone_as_everyone_sees_it_settled(
     http: tuple[TestClient, GameService], fake: FakeClock
 ) -> None:
     client, service = http
-    game, seats = _finished(client, service, fake)
+    game, _seats = _finished(client, service, fake)
     table = client.get(f"/figgie/games/{game}").json()  # a spectator's table
     assert table["status"] == "Finished"
 
@@ -129,8 +128,7 @@ def test_the_record_of_a_figgie_game_not_over_is_refused_in_words_shows_nothing_
     game, seats = _started(client)
     _trade(client, game, seats)
     hands = [
-        client.get(f"/figgie/games/{game}", headers=bearer(s)).json()["view"]["hand"]
-        for s in seats
+        client.get(f"/figgie/games/{game}", headers=bearer(s)).json()["view"]["hand"] for s in seats
     ]
     fake.advance(TRADING_SECONDS - 1)  # one second of trading left
     service.sweep()
@@ -227,7 +225,7 @@ def test_a_finished_games_record_of_every_kind_has_an_etag_and_answers_304_when_
 def test_the_records_of_two_different_finished_games_have_different_etags(
     http: tuple[TestClient, GameService], fake: FakeClock
 ) -> None:
-    client, service = http
+    client, _service = http
     tags = {
         client.get(f"/economancy/games/{_economancy_finished(client)}/record").headers["etag"]
         for _ in range(2)
@@ -258,9 +256,7 @@ def test_the_figgie_record_is_documented_with_its_own_schema(
     client, _service = http
     document = client.get("/openapi.json").json()
     answers = document["paths"]["/figgie/games/{game_uuid}/record"]["get"]["responses"]
-    assert answers["200"]["content"]["application/json"]["schema"]["$ref"].endswith(
-        "/FiggieRecord"
-    )
+    assert answers["200"]["content"]["application/json"]["schema"]["$ref"].endswith("/FiggieRecord")
     assert {"304", "404", "409"} <= set(answers)
     schema = document["components"]["schemas"]["FiggieRecord"]
     assert "view" in schema["required"]
