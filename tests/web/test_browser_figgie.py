@@ -193,11 +193,11 @@ def test_a_person_trades_against_computer_players_until_the_clock_ends_the_game(
     expect(reveal.get_by_role("heading")).to_have_text(
         f"Trading is over: the goal suit was {'♠♣♥♦'[SUITS.index(goal)]} {goal}"
     )
-    assert page.evaluate("document.activeElement.id") == "reveal-continue"
+    expect(page.locator("#reveal-continue")).to_be_focused()
     assert axe_violations(page) == []
     page.keyboard.press("Escape")
     expect(reveal).to_have_count(0)
-    assert page.evaluate("document.activeElement.id") == "fig-settle-title"  # its market is gone
+    expect(page.locator("#fig-settle-title")).to_be_focused()  # its market is gone
     assert page.locator("#fig-clock").inner_text() == "Trading is over"
     assert page.locator("#fig-lift-spades").count() == 0
 

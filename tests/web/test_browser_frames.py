@@ -173,7 +173,7 @@ def test_the_end_of_a_figgie_game_is_revealed_once_to_a_player_and_a_spectator(
         expect(dialog.get_by_role("heading")).to_have_text(
             f"Trading is over: the goal suit was {symbol} {goal}"
         )
-        assert page.evaluate("document.activeElement.id") == "reveal-continue"
+        expect(page.locator("#reveal-continue")).to_be_focused()
         rows = dialog.locator("tbody tr")
         assert rows.count() == 4
         chips = [int(rows.nth(i).locator("td").nth(1).inner_text()) for i in range(4)]
@@ -187,10 +187,10 @@ def test_the_end_of_a_figgie_game_is_revealed_once_to_a_player_and_a_spectator(
 
     player.keyboard.press("Escape")
     expect(player.get_by_role("dialog")).to_have_count(0)
-    assert player.evaluate("document.activeElement.id") == "fig-settle-title"
+    expect(player.locator("#fig-settle-title")).to_be_focused()
     watcher.get_by_role("dialog").get_by_role("button", name="Continue").click()
     expect(watcher.get_by_role("dialog")).to_have_count(0)
-    assert watcher.evaluate("document.activeElement.id") == "sound"  # back where it was
+    expect(watcher.locator("#sound")).to_be_focused()  # back where it was
     assert watcher.locator(".tools details").get_attribute("open") is not None
 
     fake.version += 1  # a newer read of the same finished game: the reveal stays closed
@@ -227,7 +227,7 @@ def test_the_end_of_an_economancy_game_is_revealed_once_to_a_player_and_a_specta
         dialog.get_by_role("heading", name="Game over: A draw between ann and bob").wait_for()
         assert "the day limit was reached" in dialog.inner_text()
         assert dialog.locator("ol.places li").count() == 2
-        assert page.evaluate("document.activeElement.id") == "reveal-continue"
+        expect(page.locator("#reveal-continue")).to_be_focused()
         assert axe_violations(page) == [], "the reveal of the end"
     assert "ann (you)" in player.get_by_role("dialog").inner_text()
     assert "(you)" not in watcher.get_by_role("dialog").inner_text()
@@ -243,3 +243,29 @@ def test_the_end_of_an_economancy_game_is_revealed_once_to_a_player_and_a_specta
         assert page.get_by_role("dialog").count() == 0, "shown again on a reload"
     replay = watcher.get_by_role("link", name="Replay the game step by step", exact=True)
     assert replay.get_attribute("href") == f"#/economancy/{game}/replay"
+
+
+def test_a_blef_game_is_replayed_by_the_same_frame_under_its_kind_s_route_too(
+    new_page: Any, server: Server
+) -> None:
+    page = new_page(*SIZES["phone"])
+    with_axe(page)
+    base = server.url
+    game = page.request.get(f"{base}/games/create").json()["game_uuid"]
+    ann, bob = (
+        page.request.get(f"{base}/games/{game}/join", params={"nickname": n}).json()["player_uuid"]
+        for n in ("ann", "bob")
+    )
+    assert page.request.get(f"{base}/games/{game}/start", params={"admin_uuid": ann}).ok
+    assert page.request.post(
+        f"{base}/games/{game}/resign", headers={"Authorization": f"Bearer {bob}"}
+    ).ok
+    page.goto(f"{base}/#/blef/{game}/replay")
+    page.get_by_role("heading", name=re.compile(r"^Replay of room \d+$")).wait_for()
+    assert page.locator("#replay-result").inner_text() == "ann won, in 1 round."
+    _at(page, "The reveal")  # bob resigned before any move: the round's reveal only
+    page.locator(".replay-round .verified").wait_for()
+    assert "The deal is verified" in page.locator(".verified-all").inner_text()
+    back = page.get_by_role("link", name="Back to the table", exact=True)
+    assert back.get_attribute("href") == f"#/game/{game}"
+    assert axe_violations(page) == []
