@@ -224,7 +224,9 @@ def test_the_end_of_an_economancy_game_is_revealed_once_to_a_player_and_a_specta
     _post(player, f"{base}/economancy/games/{game}/move", move, seats[seat])  # the day limit
     for page in (player, watcher):
         dialog = page.get_by_role("dialog")
-        dialog.get_by_role("heading", name="Game over: A draw between ann and bob").wait_for()
+        dialog.get_by_role(
+            "heading", name="Game over: a draw between ann and bob", exact=True
+        ).wait_for()
         assert "the day limit was reached" in dialog.inner_text()
         assert dialog.locator("ol.places li").count() == 2
         expect(page.locator("#reveal-continue")).to_be_focused()

@@ -208,11 +208,11 @@ function Round({ snap, headingId }) {
   const places = placesOf(snap);
   const first = places.filter((p) => p.place === 1);
   const me = Number.isInteger(snap.you) ? snap.you : null;
-  const headline = !first.length ? "The game is over"
-    : first.length > 1 ? `A draw between ${first.map((p) => p.nickname).join(" and ")}`
-    : first[0].seat === me ? "You win" : `${first[0].nickname} wins`;
+  const headline = !first.length ? ""
+    : first.length > 1 ? `a draw between ${first.map((p) => p.nickname).join(" and ")}`
+    : first[0].seat === me ? "you win" : `${first[0].nickname} wins`;
   const fight = (snap.events || []).find((e) => e.kind === "fight");
-  return html`<h2 id=${headingId} tabindex="-1">Game over: ${headline}</h2>
+  return html`<h2 id=${headingId} tabindex="-1">Game over${headline ? `: ${headline}` : ""}</h2>
     <p>${outcome(snap)}</p>
     <ol class="places" aria-labelledby=${headingId}>${places.map((p) => html`<li key=${p.seat}>
       <b>${ordinal(p.place)}</b> ${p.nickname}${p.seat === me ? " (you)" : ""}${p.score !== null && p.score !== undefined ? ` · ${p.score} point${p.score === 1 ? "" : "s"}` : ""}</li>`)}</ol>
