@@ -155,8 +155,7 @@ export function Replay({ game, kind = DEFAULT_KIND }) {
           aria-valuetext=${where} onInput=${(e) => go(first + Number(e.currentTarget.value) - 1)} />
       </div>` : null}
       <p class="sr-only" aria-live="polite" id="replay-said">${said ? `${where}. ${said}` : where}</p>
-      <p class="keys muted small">Keys: <kbd>←</kbd> <kbd>→</kbd> a ${u.step}${groups ? html`, <kbd>PageUp</kbd> <kbd>PageDown</kbd> a ${u.group}` : ""},
-        <kbd>Home</kbd> <kbd>End</kbd> the first and last ${u.step}${u.within ? ` of the ${u.group}` : ""}.</p>
+      <p class="keys muted small">Keys: <kbd>←</kbd> <kbd>→</kbd> a ${u.step}${groups ? html`, <kbd>PageUp</kbd> <kbd>PageDown</kbd> a ${u.group}` : ""}, <kbd>Home</kbd> <kbd>End</kbd> the first and last ${u.step}${u.within ? ` of the ${u.group}` : ""}.</p>
     </section>
     <${R.Step} record=${record} steps=${steps} at=${i} me=${me} />
     ${checks && checks.length ? html`<${Checked} checks=${checks} dealWords=${R.dealWords} go=${setAt} />` : null}
