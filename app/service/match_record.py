@@ -25,14 +25,12 @@ its record is the spectator's view of the finished game, the very view the table
 everyone once it is settled, from which the page steps through the trades. Nothing in either
 record is a seat's secret: seats are named by nickname and agent only.
 
-A finished game's record never changes, so its answer carries an ``ETag`` (:func:`etag`, a
-digest of the body) and may be cached; a refusal is never cached.
+A finished game's record never changes, so its answer carries an ``ETag`` (a digest of the
+body) and may be cached; a refusal is never cached (app/api/routes/common.py).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import deque
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
@@ -104,13 +102,6 @@ def record_body(game_uuid: str, room: int, state: Mapping[str, Any]) -> Body:
     if match.kind not in RECORDED or not isinstance(log, list) or not log:
         raise RecordNotKept
     return {**head, "steps": list(replay(match, log))}
-
-
-def etag(body: Body) -> str:
-    """The entity tag of a record: a digest of its JSON, so the same record always has the
-    same tag, on every process and store."""
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return '"r' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
 def replay(match: Match, log: list[Any]) -> Iterator[Body]:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from fastapi.responses import JSONResponse, Response
 
 from app.api.schemas import ErrorBody, NicknameRefusedBody
-from app.service.match_record import etag
 
 _DESCRIPTIONS = {
     400: "Bad input or a move the rules refuse (see `code`)",
@@ -55,6 +56,13 @@ def reply(body: Any, status: int = 200) -> JSONResponse:
 def credential(header: str | None, query: str | None) -> str | None:
     """The Bearer header if sent, else the established query parameter."""
     return header if header is not None else query
+
+
+def etag(body: Any) -> str:
+    """The entity tag of a finished game's record: a digest of its JSON, so the same record
+    always has the same tag, on every process and store."""
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return '"r' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
 
 
 FINISHED_CACHE = "public, max-age=86400, immutable"
