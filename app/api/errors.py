@@ -130,6 +130,8 @@ def install(app: FastAPI) -> None:
             response.headers["Retry-After"] = str(exc.retry_after)
         if isinstance(exc, ladder.TooManyAccounts):
             response.headers["Retry-After"] = str(exc.retry_after)
+        if isinstance(exc, service.GameNotFinished):  # a record asked too soon: ask again later
+            response.headers["Cache-Control"] = "no-store"
         return response
 
     @app.exception_handler(RequestValidationError)

@@ -410,6 +410,21 @@ class EconomancyRecord(BaseModel):
     )
 
 
+class FiggieRecord(BaseModel):
+    """A finished Figgie table (app/service/match_record.py): its settled view as everyone
+    sees it, from which the replay steps through the deal and every trade."""
+
+    game_uuid: str
+    kind: str
+    room: int
+    rules: dict[str, Any]
+    seats: list[RecordSeat]
+    result: ResultBody | None
+    view: FiggieView = Field(
+        description="The spectator's view of the settled game: the tape, every hand, the seed"
+    )
+
+
 def _table(view: type[BaseModel], title: str) -> type[BaseModel]:
     described = Field(description=f"{title}'s view for your seat (null before the start)")
     optional: Any = view | None
@@ -440,6 +455,8 @@ class GameSchemas(BaseModel):
     move: type[BaseModel]
     table: type[BaseModel]
     info: type[BaseModel]
+    record: type[BaseModel] | None = None
+    """A finished game's record (``/{kind}/games/{uuid}/record``), if the game has one."""
 
 
 SCHEMAS: Final = {
@@ -454,12 +471,14 @@ SCHEMAS: Final = {
         move=EconomancyMove,
         table=_table(EconomancyView, "Economancy"),
         info=_info(EconomancyRules, "Economancy"),
+        record=EconomancyRecord,
     ),
     "figgie": GameSchemas(
         title="Figgie",
         move=FiggieMove,
         table=_table(FiggieView, "Figgie"),
         info=_info(FiggieRules, "Figgie"),
+        record=FiggieRecord,
     ),
 }
 """Every game hosted at the tables' routes, with its schemas."""

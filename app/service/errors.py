@@ -204,5 +204,5 @@ class RecordNotKept(ServiceError):
     code = "record_not_kept"
     default_message = (
         "No record of this game was kept: only Economancy games started since records"
-        " are kept have one"
+        " are kept, and Figgie games, have one"
     )

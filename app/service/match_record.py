@@ -1,4 +1,5 @@
-"""A finished table's record: the game step by step, played again from its public events.
+"""A finished table's record: the game step by step, played again from its public events
+(Economancy), or the finished game as everyone sees it at the end (Figgie).
 
 **The log.** While a table of a kind that keeps a record (:data:`RECORDED`: Economancy) is
 played, the write path stores, beside the match's own stored form, the log of its public
@@ -17,6 +18,15 @@ must be the event that was kept, or the record is refused as unreadable (a log t
 replay is never shown as the game). Each step is what one revealed event's moves did: the
 events they made, the spectator's view after them (the course protocol's state JSON, the
 very view the table shows) and the day counted from the start.
+
+**A game that shows everything at its end** (:data:`SHOWN_AT_END`: Figgie, whose settled
+view holds every trade of the tape, every hand, the deck and the deal's seed) keeps no log:
+its record is the spectator's view of the finished game, the very view the table shows
+everyone once it is settled, from which the page steps through the trades. Nothing in either
+record is a seat's secret: seats are named by nickname and agent only.
+
+A finished game's record never changes, so its answer carries an ``ETag`` (a digest of the
+body) and may be cached; a refusal is never cached (app/api/routes/common.py).
 """
 
 from __future__ import annotations
@@ -37,7 +47,13 @@ LOG: Final = "log"
 metrics read)."""
 
 RECORDED: Final = frozenset({"economancy"})
-"""The kinds whose tables keep a log and answer their record."""
+"""The kinds whose tables keep a log and answer their record, step by step."""
+
+SHOWN_AT_END: Final = frozenset({"figgie"})
+"""The kinds whose record is the finished game's spectator view (it shows everything)."""
+
+RECORD_KINDS: Final = RECORDED | SHOWN_AT_END
+"""Every kind that answers ``GET /{kind}/games/{uuid}/record``."""
 
 _NOT_LOGGED: Final = frozenset({"chose"})
 
@@ -67,12 +83,9 @@ def record_body(game_uuid: str, room: int, state: Mapping[str, Any]) -> Body:
     match = Match.from_dict(state)
     if match.status is not Status.FINISHED:
         raise GameNotFinished
-    log = state.get(LOG)
-    if match.kind not in RECORDED or not isinstance(log, list) or not log:
-        raise RecordNotKept
     result = match.result()
     table = match.table
-    return {
+    head: Body = {
         "game_uuid": game_uuid,
         "kind": match.kind,
         "room": room,
@@ -82,8 +95,13 @@ def record_body(game_uuid: str, room: int, state: Mapping[str, Any]) -> Body:
             for nickname, agent in zip(table.nicknames, table.ai_agents, strict=True)
         ],
         "result": None if result is None else result.to_dict(),
-        "steps": list(replay(match, log)),
     }
+    if match.kind in SHOWN_AT_END:
+        return {**head, "view": match.view(None)}
+    log = state.get(LOG)
+    if match.kind not in RECORDED or not isinstance(log, list) or not log:
+        raise RecordNotKept
+    return {**head, "steps": list(replay(match, log))}
 
 
 def replay(match: Match, log: list[Any]) -> Iterator[Body]:

@@ -187,7 +187,7 @@ class Matches(UseCases):
         return table_body(doc, match, seat)
 
     def table_record(self, kind: str, game_uuid: str) -> Body:
-        """A finished table's every step, for anyone (app/service/match_record.py);
+        """A finished table's record, for anyone (app/service/match_record.py);
         :class:`~app.service.errors.GameNotFinished` while it is in the lobby or played."""
         hosted(kind)
         with refusals():

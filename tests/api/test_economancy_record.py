@@ -136,8 +136,8 @@ def test_the_record_of_no_game_another_games_table_or_a_bad_uuid_is_refused(
     r = client.get(f"/economancy/games/{blef}/record")
     assert r.status_code == 404 and r.json()["code"] == "game_not_found"
     figgie = client.post("/figgie/games", json={}).json()["game_uuid"]
-    r = client.get(f"/figgie/games/{figgie}/record")
-    assert r.status_code == 404  # Figgie's replay is its settled view's tape: no record route
+    r = client.get(f"/economancy/games/{figgie}/record")
+    assert r.status_code == 404 and r.json()["code"] == "game_not_found"
 
 
 def test_a_finished_game_started_before_records_were_kept_says_so(

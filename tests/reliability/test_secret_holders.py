@@ -10,6 +10,8 @@ Idempotency-Keys, with the same request or another one. The same at the tables' 
 emptied by removal, played out by their seats' holders, and rematched through
 ``/{game}/games/{uuid}/rematch`` (keyed or not, with or without a nickname), and Blef games
 are rematched through ``/blef/games/{uuid}/rematch`` too; their rematch keys are replayed.
+Figgie tables are made, joined and played out too (the test's clock runs their trading time
+out), and any actor reads any game's record, finished or not, of every kind.
 Game UUIDs are known to every actor (the worst case: a game's UUID is not a secret of a
 seat); each actor's keys and player UUIDs are their own. Throughout:
 
@@ -19,7 +21,9 @@ seat); each actor's keys and player UUIDs are their own. Throughout:
 - a replay of a create key answers the first answer unchanged; the same key with another
   request is refused (``IdempotencyKeyReused``);
 - every live seat's UUID is known to exactly one actor, and a UUID retired by a move is
-  refused as moved.
+  refused as moved;
+- no game's record (``/games/{uuid}/record``, ``/{kind}/games/{uuid}/record``) holds any
+  seat's UUID, and none is given before its game is over.
 
 Quick play's placing (app/ladder) is not driven here: it seats accounts through the same
 create and join, without keys.
@@ -27,6 +31,7 @@ create and join, without keys.
 
 from __future__ import annotations
 
+import json
 import tempfile
 import uuid
 from collections.abc import Callable, Iterator
@@ -42,10 +47,11 @@ from hypothesis import strategies as st
 
 from app.config.settings import Settings
 from app.service import GameService
-from app.service.errors import IdempotencyKeyReused, SeatMoved
+from app.service.errors import GameNotFinished, IdempotencyKeyReused, SeatMoved
 from app.store.base import Store
 from app.store.sqlite import SqliteStore
 from engine.errors import BlefError
+from tests.support.clock import FakeClock
 from tests.support.dynamo import moto_dynamo_table
 from tests.support.memory_store import MemoryStore
 
@@ -54,6 +60,7 @@ REQUESTS = (
     *("create", "join", "join", "join", "leave", "remove", "finish", "finish"),
     *("rematch", "rematch", "rematch", "move", "replay", "replay"),
     *("table", "table", "rematch_table", "rematch_table"),
+    *("figgie_table", "record", "record"),
 )
 """What an actor asks, weighted so that games fill, finish and are rematched often."""
 NAMES = ("Sam", "Hal", "Cid", "sam")
@@ -87,6 +94,7 @@ class Key:
 @dataclass
 class World:
     service: GameService
+    clock: FakeClock
     owner: dict[str, int] = field(default_factory=dict)
     """Every player UUID ever answered, with the actor it was answered to."""
     held: dict[int, list[tuple[str, str]]] = field(default_factory=dict)
@@ -95,7 +103,7 @@ class World:
     games: list[str] = field(default_factory=list)
     keys: dict[int, list[Key]] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)
-    """The kind of each game that is not Blef (an Economancy table)."""
+    """The kind of each game that is not Blef (an Economancy or a Figgie table)."""
 
     def receive(self, actor: int, answer: dict[str, Any], game: str | None = None) -> None:
         secret = answer.get("player_uuid")
@@ -155,6 +163,12 @@ def _step(world: World, data: st.DataObject) -> None:
         answer = _attempt(lambda: service.create_table(ECONOMANCY, {"day_limit": 1}))
         if answer is not None:
             world.receive(actor, answer)
+    elif kind == "figgie_table":
+        answer = _attempt(lambda: service.create_table(FIGGIE, {"trading_seconds": 5}))
+        if answer is not None:
+            world.receive(actor, answer)
+    elif kind == "record" and world.games:
+        _record_step(world, data.draw(st.sampled_from(world.games), label="record of"))
     elif kind == "join" and world.games:
         game = data.draw(st.sampled_from(world.games[-2:]), label="game")
         key = str(uuid.uuid4())
@@ -213,6 +227,7 @@ def _step(world: World, data: st.DataObject) -> None:
                 _attempt(partial(service.start, game, each))  # the admin's start works
             for _, each in seats[1:]:
                 _attempt(partial(service.resign, game, each))
+            _record_step(world, game)  # read as soon as it may be over
         elif kind == "rematch":
             nickname = data.draw(st.sampled_from((None, name)), label="rematch as")
             answer = _attempt(lambda: service.rematch(game, secret, nickname))
@@ -226,6 +241,26 @@ def _step(world: World, data: st.DataObject) -> None:
 
 
 ECONOMANCY = "economancy"
+FIGGIE = "figgie"
+
+
+def _record_step(world: World, game: str) -> None:
+    """Anyone reads the record of ``game``: never before it is over, and never a secret."""
+    kind = world.kinds.get(game, "blef")
+    doc = world.service.store.load(game)
+    try:
+        if kind == "blef":
+            record = world.service.record(game)
+        else:
+            record = world.service.table_record(kind, game)
+    except GameNotFinished:
+        assert doc is None or doc.status != "Finished"
+        return
+    except BlefError:
+        return
+    assert doc is not None and doc.status == "Finished"
+    text = json.dumps(record)
+    assert all(secret not in text for secret in world.owner), "a secret in a game's record"
 
 
 def _rematch(
@@ -253,12 +288,24 @@ def _rematch_step(
 def _table_step(
     world: World, data: st.DataObject, actor: int, kind: str, game: str, secret: str, name: str
 ) -> None:
-    """What the actor does at the Economancy table ``game`` with its seat ``secret``."""
+    """What the actor does at the Economancy or Figgie table ``game`` with its seat
+    ``secret``."""
     service = world.service
+    game_kind = world.kinds[game]
     if kind == "leave":
-        _attempt(partial(service.leave_table, ECONOMANCY, game, secret))
+        _attempt(partial(service.leave_table, game_kind, game, secret))
     elif kind == "remove":
-        _attempt(partial(service.remove_from_table, ECONOMANCY, game, secret, name))
+        _attempt(partial(service.remove_from_table, game_kind, game, secret, name))
+    elif kind == "finish" and game_kind == FIGGIE:
+        # Filled by computer players and started; then its trading time runs out.
+        seats = [s for held in world.held.values() for g, s in held if g == game]
+        for _ in range(4):
+            _attempt(partial(service.seat_agent, FIGGIE, game, secret, "random"))
+        for each in seats:
+            _attempt(partial(service.start_table, FIGGIE, game, each))
+        world.clock.advance(10)
+        service.sweep()
+        _record_step(world, game)
     elif kind == "finish":  # every holder of a seat there plays it, as themselves
         seats = [s for held in world.held.values() for g, s in held if g == game]
         for each in seats:
@@ -269,6 +316,7 @@ def _table_step(
                 if table is not None and table["your_turn"]:
                     move = _safe_move(table["view"])
                     _attempt(partial(service.move, ECONOMANCY, game, each, move))
+        _record_step(world, game)
     elif kind in ("rematch", "rematch_table"):
         _rematch_step(world, data, actor, game, secret, name)
 
@@ -286,7 +334,9 @@ def _safe_move(view: dict[str, Any]) -> list[Any]:
 
 def _run(kind: str, data: st.DataObject) -> None:
     with made(kind) as store:
-        world = World(GameService(store, Settings(run_clock=False, ai_think_seconds=0)))
+        clock = FakeClock()
+        settings = Settings(run_clock=False, ai_think_seconds=0)
+        world = World(GameService(store, settings, clock=clock), clock)
         for _ in range(data.draw(st.integers(4, 40), label="steps")):
             _step(world, data)
             world.check_seats()

@@ -172,7 +172,7 @@ test("Figgie's entry in the registry is the game of kind figgie, with no keys on
   assert.deepEqual(GAMES.figgie.keys, {});
   assert.equal(GAMES.figgie.endsRound({ view: { settled: true } }), true);
   assert.equal(GAMES.figgie.endsRound({ view: { settled: false } }), false);
-  assert.deepEqual(GAMES.figgie.movesOf({ view: { tape: [1, 2] } }), [1, 2]);
+  assert.deepEqual(GAMES.figgie.replay.steps({ view: { tape: [] }, seats: [] }), [], "an unsettled view has no steps");
   assert.ok(GAMES.figgie.levels.some((l) => l.agent === "ours"));
 });
 
@@ -233,7 +233,8 @@ const CASES = process.env.FIGGIE_JS_CASES ? JSON.parse(readFileSync(process.env.
 
 if (CASES) {
   test("the page's reading of each seat's choices, the settlement, the replay and the deal agree with the engine's", async () => {
-    const found = { can: [], rows: [], lastChips: [], verified: [], dealt: [], deckText: [], chances: [] };
+    const found = { can: [], rows: [], lastChips: [], verified: [], dealt: [], deckText: [], chances: [], framed: [] };
+    const { figgieReplay } = await import("../../app/web/static/figgiereplay.js");
     for (const counts of CASES.counts) found.chances.push(goalChances(counts));
     for (const c of CASES.positions) {
       found.can.push(SUITS.map((s) => {
@@ -249,6 +250,10 @@ if (CASES) {
       found.verified.push((await verifyFiggie(g.view.settlement, g.view.commitment)).ok);
       found.dealt.push(await dealFiggie(g.view.settlement.seed, g.view.settlement.initial_hands.length));
       found.deckText.push(deckText(g.view.settlement));
+      const framed = figgieReplay.steps({ view: g.view, seats: [], rules: { starting_chips: g.starting_chips } }, null);
+      const [traded, settled] = framed.slice(-2);
+      found.framed.push({ n: framed.length, traded: traded.hands, hands: settled.hands, chips: settled.chips,
+        deal: (await figgieReplay.verify({ view: g.view })).map((c) => c.ok) });
     }
     for (const g of CASES.tampered) found.verified.push((await verifyFiggie(g.settlement, g.commitment)).ok);
     console.log(`FIGGIE_DUMP ${JSON.stringify(found)}`);

@@ -11,7 +11,7 @@ import {
   FILL_CHOICES, ipHost, matchWindow, poolTitle, queueBody, waitingLine, waitWords,
 } from "../../app/web/static/ladder.js";
 import { BACKOFF, live, reconnectDelay, socketUrl } from "../../app/web/static/live.js";
-import { DEFAULT_KIND, GAMES, gameOf, PARTS } from "../../app/web/static/games.js";
+import { DEFAULT_KIND, GAMES, gameOf, PARTS, REPLAY_PARTS } from "../../app/web/static/games.js";
 import { parseMarkdown } from "../../app/web/static/markdown.js";
 import { commonCount, dealHands, dealRound, hexToBytes, sha256Hex, verifyRound } from "../../app/web/static/deal.js";
 import { judgeBet, marksFor, maxCardsFor, rulesInWords, usableJokers } from "../../app/web/static/variants.js";
@@ -452,7 +452,83 @@ test("every game of the registry brings each part the shared table asks for, and
     assert.equal(entry.kind, kind);
     for (const [part, type] of Object.entries(PARTS)) assert.equal(typeof entry[part], type, `${kind}.${part}`);
     assert.deepEqual(Object.keys(entry).filter((k) => !(k in PARTS)), [], `${kind} brings parts the table never asks for`);
+    for (const [part, type] of Object.entries(REPLAY_PARTS)) assert.equal(typeof entry.replay[part], type, `${kind}.replay.${part}`);
+    assert.deepEqual(Object.keys(entry.replay).filter((k) => !(k in REPLAY_PARTS)), [], `${kind} brings replay parts the frame never asks for`);
+    const u = entry.replay.units;
+    assert.equal(typeof u.step, "string", `${kind}.replay.units.step`);
+    assert.equal(typeof u.steps, "string", `${kind}.replay.units.steps`);
+    assert.ok(u.group === null || (typeof u.group === "string" && typeof u.groups === "string" && u.groups), `${kind}.replay.units.group`);
+    assert.equal(typeof u.within, "boolean", `${kind}.replay.units.within`);
+    assert.ok(!u.within || u.group, `${kind}: stepping within a group needs a group`);
   }
+});
+
+test("the replay frame reads every kind's record where the service serves it and links back to its table", async () => {
+  const { recordPath, tableHref } = await import("../../app/web/static/replay.js");
+  const id = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
+  assert.equal(recordPath("blef", id), `/games/${id}/record`); // the established route
+  assert.equal(recordPath("economancy", id), `/economancy/games/${id}/record`);
+  assert.equal(recordPath("figgie", id), `/figgie/games/${id}/record`);
+  assert.equal(tableHref("blef", id), `#/game/${id}`);
+  assert.equal(tableHref("figgie", id), `#/figgie/${id}`);
+});
+
+test("the replay frame steps through groups: a day's own first step then the day before's, or a round's moves only", async () => {
+  const { nextGroup, previousGroup, stepRange } = await import("../../app/web/static/replay.js");
+  const steps = [1, 1, 2, 2, 2, 3].map((group) => ({ group }));
+  // Across groups (Economancy's days): the steps run on from one group to the next.
+  assert.deepEqual(stepRange(steps, 3, false), [0, 5]);
+  assert.equal(nextGroup(steps, 0, false), 2);
+  assert.equal(nextGroup(steps, 4, false), 5);
+  assert.equal(nextGroup(steps, 5, false), 5); // the last: nowhere further
+  assert.equal(previousGroup(steps, 4, false), 2); // the group's own first step
+  assert.equal(previousGroup(steps, 2, false), 0); // already there: the group before's first
+  assert.equal(previousGroup(steps, 0, false), 0);
+  // Within a group (Blef's rounds): the step buttons stay in it; the group buttons go to
+  // the first step of the next or the previous group, or nowhere.
+  assert.deepEqual(stepRange(steps, 3, true), [2, 4]);
+  assert.deepEqual(stepRange(steps, 0, true), [0, 1]);
+  assert.deepEqual(stepRange(steps, 5, true), [5, 5]);
+  assert.equal(previousGroup(steps, 4, true), 0);
+  assert.equal(previousGroup(steps, 1, true), 1); // the first round: the button is off
+  assert.equal(nextGroup(steps, 1, true), 2);
+  assert.equal(nextGroup(steps, 5, true), 5); // the last round: off
+});
+
+test("Blef's replay steps are each round's moves then its reveal, and each is told in words", async () => {
+  const blef = gameOf("blef");
+  const round = (n, history) => ({ round_number: n, rules: { deck_size: 24 }, history });
+  const record = { room: 7, winner: "ann", rounds: [
+    round(1, [{ player: "ann", action_id: 3 }, { player: "bob", action_id: 88 }, { player: "bob", action_id: 89 }]),
+    round(2, [{ player: "bob", action_id: 89 }]), // bob resigned: no move, the reveal only
+  ] };
+  const steps = blef.replay.steps(record);
+  assert.deepEqual(steps.map((s) => [s.group, s.move ? s.move.action_id : "reveal"]), [[0, 3], [0, 88], [0, "reveal"], [1, "reveal"]]);
+  assert.equal(blef.replay.where(record, steps, 1), "Move 2 of 2");
+  assert.equal(blef.replay.where(record, steps, 2), "The reveal");
+  assert.equal(blef.replay.said(record, steps, 1), "Round 1. bob checked.");
+  assert.equal(blef.replay.result(record), "ann won, in 2 rounds.");
+});
+
+test("Economancy's replay steps are the record's, grouped by day, and it has no deal to check", async () => {
+  const econ = gameOf("economancy");
+  const view = { day: 1, phase: { name: "investing" }, shop: {}, players: [], player: null };
+  const record = { room: 3, seats: [{ nickname: "ann" }, { nickname: "bob" }], rules: {}, result: null,
+    steps: [{ day_count: 1, events: [{ kind: "started" }], view }, { day_count: 2, events: [], view }] };
+  const steps = econ.replay.steps(record);
+  assert.deepEqual(steps.map((s) => s.group), [1, 2]);
+  assert.equal(econ.replay.where(record, steps, 1), "Step 2 of 2, day 2");
+  assert.deepEqual(await econ.replay.verify(record, steps), []);
+});
+
+test("the end of another kind's game is revealed once, and only to a page that saw it running", async () => {
+  const { endRevealOpens } = await import("../../app/web/static/kindview.js");
+  assert.equal(endRevealOpens("Running", "Finished", false), true);
+  assert.equal(endRevealOpens("Not started", "Finished", false), true);
+  assert.equal(endRevealOpens(null, "Finished", false), false); // opened on a finished game
+  assert.equal(endRevealOpens("Finished", "Finished", false), false); // the next read of it
+  assert.equal(endRevealOpens("Running", "Finished", true), false); // shown in this tab before
+  assert.equal(endRevealOpens("Running", "Running", false), false);
 });
 
 test("a table of a kind the page does not know is Blef's, as the established routes are", () => {

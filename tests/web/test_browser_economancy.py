@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
 
 from tests.web.pages import AXE, seat
 
@@ -148,6 +149,15 @@ def test_a_newcomer_makes_an_economancy_table_invites_the_computer_and_plays_to_
         if not _play_one(page, seen):
             page.wait_for_timeout(150)
     assert {"invest", "buy"} <= seen
+    # The end is revealed once, over the table, until Continue; a reload does not show it again.
+    reveal = page.get_by_role("dialog")
+    reveal.get_by_role("heading", name=re.compile("^Game over: ")).wait_for()
+    expect(page.locator("#reveal-continue")).to_be_focused()
+    assert _axe(page) == [], "the reveal of the end"
+    page.keyboard.press("Tab")  # the focus stays in the dialog
+    assert page.evaluate("!!document.activeElement.closest('#reveal')")
+    reveal.get_by_role("button", name="Continue").click()
+    expect(reveal).to_have_count(0)
     places = page.get_by_role("list", name="Places").locator("li")
     assert places.count() == 2
     assert _table(page, server.url, game)["status"] == "Finished"

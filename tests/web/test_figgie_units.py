@@ -156,6 +156,14 @@ def test_the_page_offers_exactly_the_orders_the_engine_takes_and_reads_its_settl
         )
     assert dump["rows"] == rows
     assert dump["lastChips"] == [g["view"]["settlement"]["chips"] for g in settled]
+    # The replay frame's steps: the deal, every trade, the settlement; the trades bring the
+    # deal to the final hands, and the last step is the engine's settlement.
+    for framed, g in zip(dump["framed"], settled, strict=True):
+        st = g["view"]["settlement"]
+        assert framed["n"] == len(g["view"]["tape"]) + 2
+        assert framed["traded"] == framed["hands"] == st["hands"]
+        assert framed["chips"] == st["chips"]
+        assert framed["deal"] == [True]
     assert dump["verified"] == [True] * len(settled) + [False] * len(tampered)
     hands = [
         [

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from app.api.schemas import ErrorBody, NicknameRefusedBody
 
@@ -65,3 +67,26 @@ REMATCH_WORDS = (
 )
 """What a rematch is, the description of every game's `/rematch` (Blef's `/games/create`
 with a previous game says the same in its own words)."""
+
+
+def etag(body: Any) -> str:
+    """The entity tag of a finished game's record: a digest of its JSON, so the same record
+    always has the same tag, on every process and store."""
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return '"r' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
+FINISHED_CACHE = "public, max-age=86400, immutable"
+"""A finished game's record never changes: a day in any cache, and no revalidation."""
+
+
+def finished_reply(body: Any, if_none_match: str | None) -> Response:
+    """A finished game's record, with its ETag and caching headers; ``304 Not Modified``
+    (no body) when ``If-None-Match`` names that ETag. (A refusal, as a game not over yet,
+    is sent ``no-store`` by the error handler: it is never cached.)"""
+    tag = etag(body)
+    headers = {"ETag": tag, "Cache-Control": FINISHED_CACHE}
+    sent = if_none_match
+    if sent is not None and (sent.strip() == "*" or tag in (t.strip() for t in sent.split(","))):
+        return Response(status_code=304, headers=headers)
+    return JSONResponse(body, headers=headers)

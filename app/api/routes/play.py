@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from app.api.blocking import BlockingRoute
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
-from app.api.routes.common import credential, errors, reply
+from app.api.routes.common import credential, errors, finished_reply, reply
 from app.api.schemas import GameRecord, GameState, PlayRequest
 from app.service.errors import InvalidParameter
 from app.service.parse import ACTION_REASON
@@ -118,5 +118,7 @@ def state(
     responses={200: {"model": GameRecord}, **errors(400, 409)},
     summary="A finished game's every round: players, hands, history, seeds",
 )
-def record(game_uuid: str, service: ServiceDep) -> JSONResponse:
-    return reply(service.record(game_uuid))
+def record(game_uuid: str, service: ServiceDep, request: Request) -> Response:
+    # If-None-Match is read from the request, not declared: the established route's
+    # document stays as it was (a 304 needs the ETag the client was sent).
+    return finished_reply(service.record(game_uuid), request.headers.get("if-none-match"))

@@ -12,18 +12,17 @@ the same game at ``/games/{uuid}``. A game that is not hosted answers
 # that makes its routes, and FastAPI reads the annotations as they were evaluated.
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, HTTPException, Query
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Body, Header, HTTPException, Query
+from fastapi.responses import JSONResponse, Response
 
 from app.api.blocking import BlockingRoute
 from app.api.deps import BearerDep, IdempotencyKeyDep, ServiceDep
-from app.api.routes.common import REMATCH_WORDS, errors, join_errors
+from app.api.routes.common import REMATCH_WORDS, errors, finished_reply, join_errors
 from app.api.table_schemas import (
     SCHEMAS,
     AgentTable,
     CreatedTable,
     CreateTable,
-    EconomancyRecord,
     GameSchemas,
     JoinedSeat,
     JoinTable,
@@ -36,7 +35,6 @@ from app.api.table_schemas import (
     TableList,
 )
 from app.service.errors import UnknownGameKind
-from app.service.match_record import RECORDED
 
 router = APIRouter(route_class=BlockingRoute)
 
@@ -100,18 +98,26 @@ def _routes(kind: str, schemas: GameSchemas) -> None:
         body = service.table(kind, game_uuid, bearer)
         return JSONResponse(body, headers={"ETag": f'"v{body["version"]}"'})
 
-    if kind in RECORDED:
+    if schemas.record is not None:
 
         @router.get(
             f"{prefix}/games/{{game_uuid}}/record",
             response_model=None,
-            responses={200: {"model": EconomancyRecord}, **errors(400, 404, 409)},
+            responses={
+                200: {"model": schemas.record, "description": "Cached: it never changes"},
+                304: {"description": "Not modified since the ETag sent in If-None-Match"},
+                **errors(400, 404, 409),
+            },
             tags=tags,
-            summary=f"A finished {schemas.title} game, step by step (409 until it ends)",
+            summary=f"A finished {schemas.title} game, to replay (409 until it ends)",
             operation_id=f"{kind}_record",
         )
-        def record(game_uuid: str, service: ServiceDep) -> JSONResponse:
-            return JSONResponse(service.table_record(kind, game_uuid))
+        def record(
+            game_uuid: str,
+            service: ServiceDep,
+            if_none_match: Annotated[str | None, Header()] = None,
+        ) -> Response:
+            return finished_reply(service.table_record(kind, game_uuid), if_none_match)
 
     @router.post(
         f"{prefix}/games/{{game_uuid}}/move",

@@ -10,7 +10,9 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = "GET", body, token, etag, key } = {}) {
+/** One request. `cache` is the browser cache's use ("no-store" unless a caller asks: a
+ * finished game's record, which never changes, is read with "default"). */
+export async function api(path, { method = "GET", body, token, etag, key, cache = "no-store" } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -22,7 +24,7 @@ export async function api(path, { method = "GET", body, token, etag, key } = {})
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-store",
+      cache,
     });
   } catch {
     throw new ApiError(0, null);

@@ -5,7 +5,7 @@
 import { api, pref } from "./api.js";
 import { actionName, checkOf, deckOf, exampleCards, lostOf, tableFor } from "./bets.js";
 import { Countdown } from "./countdown.js";
-import { verifyRound } from "./deal.js";
+import { blefReplay } from "./blefreplay.js";
 import { useHeld } from "./held.js";
 import { RoundSummary } from "./blefround.js";
 import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, TeamsHelp } from "./rulesview.js";
@@ -224,14 +224,6 @@ function moves({ s, act, changed, sendSetup }) {
   };
 }
 
-/** A round's moves as the replay steps through them (the loser's closing event left out). */
-const movesOf = (r) => (r.history || []).filter((e) => e.action_id !== lostOf(r));
-
-/** One move of a finished round, as the replay lists it. */
-function Move({ move, round }) {
-  return html`<b>${shownName(move.player)}</b> ${move.action_id === checkOf(round) ? "checked" : `bet ${actionName(move.action_id, deckOf(round))}`}`;
-}
-
 /** Blef, as the registry (games.js) knows it. */
 export const blef = Object.freeze({
   kind: "blef",
@@ -245,10 +237,8 @@ export const blef = Object.freeze({
   RoomHelp: TeamsHelp, // under the room's players
   HostRules: RulesSetup, // the host's rule controls, first in the set-up
   HostLimits: MaxCards, // after the time limit
-  Round: RoundSummary, // a finished round, inside the reveal and replay frames
-  Move, // one move, in the replay
-  movesOf,
-  verifyRound, // a round's deal against its commitment, in the replay
+  Round: RoundSummary, // a finished round, inside the reveal frame (and the replay's reveal step)
+  replay: blefReplay, // its parts of the replay frame (blefreplay.js)
   levels: LEVELS, // the computer players a host may invite
   levelOf,
   keys: { b: "bet-button", c: "check-button" }, // keyboard shortcuts on your turn

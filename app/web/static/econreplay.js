@@ -1,16 +1,12 @@
-// The replay of a finished Economancy game (#/economancy/<uuid>/replay): the service's record
-// of it (GET /economancy/games/<uuid>/record: the start, then one step per revealed choice,
-// each with its events and the spectator's view after it) stepped through day by day and
-// step by step: the first, previous, next and last step, the previous and next day, a slider,
-// and the keys ← → Home End PageUp PageDown. Each step is drawn by the table's own parts
-// (economancy.js: the wizards with their armies, coins and points, the shop, the fight card
-// against card with why each fainted or held); what was chosen is said in the table's words
-// (econcards.js). Nothing is drawn twice: this module only picks the step.
-import { useEffect, useState } from "./hooks.js";
-import { api, seatOf } from "./api.js";
-import { words } from "./errors.js";
+// Economancy's parts of the shared replay frame (replay.js, #/economancy/<uuid>/replay): the
+// service's record of a finished game (GET /economancy/games/<uuid>/record: the start, then
+// one step per revealed choice, each with its events and the spectator's view after it),
+// its steps grouped by day. Each step is drawn by the table's own parts (econarmy.js: the
+// wizards with their armies, coins and points, the shop, the fight card against card with
+// why each fainted or held); what was chosen is said in the table's words (econcards.js).
+// Economancy deals nothing, so there is no deal to verify.
 import { eventWords, reasonWords, stepOf } from "./econcards.js";
-import { FightView, Shop, Wizard } from "./economancy.js";
+import { FightView, Shop, Wizard } from "./econarmy.js";
 import { placesOf } from "./kindview.js";
 import { html } from "./ui.js";
 
@@ -55,7 +51,8 @@ export function nowWords(view, names) {
   return "The game is over.";
 }
 
-function outcome(record) {
+/** The end of a game in words: who won or drew, and why. */
+export function outcome(record) {
   const places = placesOf(record);
   const r = record.result || {};
   const first = places.filter((p) => p.place === 1);
@@ -65,81 +62,17 @@ function outcome(record) {
   return `${first[0].nickname} won (${why}).`;
 }
 
-const IGNORED = new Set(["INPUT", "TEXTAREA", "SELECT"]);
-
-export function EconomancyReplay({ game }) {
-  const [record, setRecord] = useState(null);
-  const [error, setError] = useState(null);
-  const [at, setAt] = useState(0);
-  useEffect(() => {
-    let alive = true;
-    api(`/economancy/games/${game}/record`)
-      .then(({ data }) => { if (alive) setRecord(data); })
-      .catch((e) => { if (alive) setError(e); });
-    return () => { alive = false; };
-  }, [game]);
-  const steps = record ? record.steps : [];
-  const last = Math.max(0, steps.length - 1);
-  const go = (i) => setAt(Math.max(0, Math.min(last, i)));
-  useEffect(() => {
-    if (!record) return undefined;
-    document.title = `Replay · Economancy · room ${record.room}`;
-    if (document.activeElement === document.body) document.getElementById("page-heading")?.focus();
-    const onKey = (ev) => {
-      if (ev.ctrlKey || ev.metaKey || ev.altKey || document.querySelector("dialog[open]")) return;
-      if (ev.target && (IGNORED.has(ev.target.tagName) || ev.target.isContentEditable)) return;
-      const to = { ArrowLeft: (i) => i - 1, ArrowRight: (i) => i + 1, Home: () => 0, End: () => last,
-        PageUp: (i) => previousDay(steps, i), PageDown: (i) => nextDay(steps, i) }[ev.key];
-      if (!to) return;
-      ev.preventDefault();
-      setAt((i) => Math.max(0, Math.min(last, to(i))));
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [record]);
-  const back = html`<p class="row"><a class="button" href=${`#/economancy/${game}`} id="replay-to-table">Back to the table</a>
-    <a class="button" href="#/">Back to the lobby</a></p>`;
-  if (error) {
-    return html`<section class="panel"><h1 id="page-heading" tabindex="-1">Replay of an Economancy game</h1>
-      <p class="error" id="replay-error">${words(error)}</p>${back}</section>`;
-  }
-  if (!record) return html`<section class="panel"><p>Loading the game's record…</p></section>`;
-  const i = Math.min(at, last);
-  const step = steps[i];
+/** One step: what it revealed, the fight if there was one, the wizards and the shop after. */
+function Step({ record, steps, at, me }) {
+  const step = steps[at];
   const names = record.seats.map((p) => p.nickname);
-  const mine = seatOf(game);
-  const me = mine ? names.indexOf(mine.nickname) : -1;
-  const st = { view: step.view, seats: record.seats, rules: record.rules, you: me < 0 ? null : me };
-  const lines = stepLines(steps, i, names, record.rules);
+  const you = me ? names.indexOf(me) : -1;
+  const st = { view: step.view, seats: record.seats, rules: record.rules, you: you < 0 ? null : you };
+  const lines = stepLines(steps, at, names, record.rules);
   const fight = step.events.find((e) => e.kind === "fight");
-  const where = `Step ${i + 1} of ${steps.length}, day ${step.day_count}`;
-  const button = (id, label, to, off) => html`<button type="button" id=${id} aria-disabled=${off ? "true" : "false"}
-    class=${off ? "off" : ""} onClick=${() => { if (!off) go(to); }}>${label}</button>`;
-  return html`<div class="econ-replay kind-economancy">
-    <section class="panel replay" aria-labelledby="page-heading">
-      <h1 id="page-heading" tabindex="-1">Replay of Economancy, room ${record.room}</h1>
-      <p id="replay-result">${outcome(record)}</p>
-      ${back}
-      <nav class="stepper" aria-label="Steps of the game">
-        ${button("replay-first", "« First", 0, i === 0)}
-        ${button("replay-prev-day", "‹ Previous day", previousDay(steps, i), i === 0)}
-        ${button("replay-prev", "‹ Back", i - 1, i === 0)}
-        ${button("replay-next", "Next ›", i + 1, i === last)}
-        ${button("replay-next-day", "Next day ›", nextDay(steps, i), i === last)}
-        ${button("replay-last", "Last »", last, i === last)}
-      </nav>
-      <div class="replay-slider">
-        <label for="replay-slider">Step</label>
-        <input type="range" id="replay-slider" min="1" max=${steps.length} step="1" value=${i + 1}
-          aria-valuetext=${where} onInput=${(e) => go(Number(e.currentTarget.value) - 1)} />
-      </div>
-      <p id="replay-step"><b>${where}</b> · ${nowWords(step.view, names)}</p>
-      <p class="sr-only" aria-live="polite" id="replay-said">${`${where}. ${lines.join(" ")}`}</p>
-      <p class="keys muted small">Keys: <kbd>←</kbd> <kbd>→</kbd> a step, <kbd>PageUp</kbd> <kbd>PageDown</kbd> a day, <kbd>Home</kbd> <kbd>End</kbd> the first and last step.</p>
-    </section>
-    <section class="panel" aria-labelledby="replay-events-title" id="replay-events">
+  return html`<section class="panel" aria-labelledby="replay-events-title" id="replay-events">
       <h2 id="replay-events-title">What this step revealed</h2>
-      <ul class="history">${lines.map((l, k) => html`<li key=${`${i}-${k}`}>${l}</li>`)}</ul>
+      <ul class="history">${lines.map((l, k) => html`<li key=${`${at}-${k}`}>${l}</li>`)}</ul>
     </section>
     ${fight ? html`<${FightView} ev=${fight} st=${st} title="The fight at this step" />` : null}
     <section class="panel" aria-labelledby="wizards-title">
@@ -147,6 +80,24 @@ export function EconomancyReplay({ game }) {
       <ul class="wizards">${step.view.players.map((p, seat) => html`<${Wizard} key=${seat} st=${st} seat=${seat} p=${p}
         me=${st.you} chosen=${false} asked=${false} />`)}</ul>
     </section>
-    <${Shop} st=${st} />
-  </div>`;
+    <${Shop} st=${st} />`;
 }
+
+const names = (record) => record.seats.map((p) => p.nickname);
+
+/** Economancy's parts of the replay frame (games.js REPLAY_PARTS). */
+export const economancyReplay = Object.freeze({
+  units: { step: "step", steps: "Steps of the game", group: "day", groups: "Days", within: false, ids: {} },
+  className: "econ-replay",
+  deals: false,
+  title: (record) => `Replay of Economancy, room ${record.room}`,
+  result: outcome,
+  steps: (record) => (record.steps || []).map((s) => ({ ...s, group: s.day_count })),
+  where: (record, steps, i) => `Step ${i + 1} of ${steps.length}, day ${steps[i].day_count}`,
+  now: (record, steps, i) => nowWords(steps[i].view, names(record)),
+  said: (record, steps, i) => stepLines(steps, i, names(record), record.rules).join(" "),
+  groupWords: (record, steps, i) => html`<b>Day ${steps[i].day_count}</b> of ${steps[steps.length - 1].day_count}`,
+  Step,
+  verify: async () => [],
+  dealWords: "",
+});

@@ -2,9 +2,8 @@
 // room, its computer players and its moves (orders). The trading controls are on the board
 // for every seat at once (trading is open to all until the deadline), so `Moves` draws
 // nothing and `keys` is empty: the board's own keys (S, C, H, D) are listed on it.
-import { verifyFiggie } from "./figgiedeal.js";
-import { Board, moves, Settlement, state, tableOf, TapeReplay } from "./figgieview.js";
-import { tradeText } from "./figgiemarket.js";
+import { Board, moves, state } from "./figgieview.js";
+import { figgieReplay, Round } from "./figgiereplay.js";
 import { html } from "./ui.js";
 
 /** The built-in computer players (engine/figgie/agents.py), weakest first, in words. */
@@ -49,19 +48,6 @@ function HostRules({ st }) {
   return html`<p id="figgie-host-rules">This table's rules: ${rulesWords(st && st.rules)}.</p>`;
 }
 
-/** A finished game inside the shared reveal and replay frames: its settlement and its tape. */
-function Round({ snap, headingId }) {
-  const { view, you, seats, startingChips } = tableOf(snap);
-  if (!view || !view.settlement) return html`<p>The game is not settled yet.</p>`;
-  return html`<${Settlement} view=${view} seats=${seats} me=${you} startingChips=${startingChips} headingId=${headingId || "fig-round-title"} />
-    <${TapeReplay} view=${view} seats=${seats} me=${you} startingChips=${startingChips} />`;
-}
-
-function Move({ move, round }) {
-  const { you, seats } = tableOf(round);
-  return html`${tradeText(move, seats, you)}`;
-}
-
 export const figgie = Object.freeze({
   kind: "figgie",
   name: "Figgie",
@@ -75,12 +61,8 @@ export const figgie = Object.freeze({
   HostRules,
   HostLimits: Nothing,
   roomFacts: (st) => `Rules: ${rulesWords(st && st.rules)}.`,
-  Round,
-  Move,
-  movesOf: (round) => (round && round.view && round.view.tape) || [],
-  verifyRound: (round) => (round && round.view && round.view.settlement
-    ? verifyFiggie(round.view.settlement, round.view.commitment)
-    : Promise.resolve({ ok: false, reason: "the game is not settled" })),
+  Round, // the settlement in short, in the reveal frame (figgiereplay.js)
+  replay: figgieReplay, // its parts of the replay frame: the deal, every trade, the settlement
   levels: FIGGIE_LEVELS,
   levelOf,
   keys: {}, // the board's own keys: S, C, H, D go to a suit's bid price

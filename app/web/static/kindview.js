@@ -1,11 +1,14 @@
 // The table screen of a game other than Blef (its routes are the tables' contract,
 // `/{kind}/games/...`): the heading, the room (seats, readiness, computer players, start), the
-// game over panel with places, your seat's settings, and the game's own part (its entry in
-// games.js: Board, Moves, ...) inside it. Components are declared once, at the top level, so
-// a new state patches the page and never replaces a control in use.
-import { useEffect, useMemo, useReducer, useState } from "./hooks.js";
+// game over panel with places and the link to the replay, your seat's settings, the game's
+// own part (its entry in games.js: Board, Moves, ...) inside it, and the shared reveal frame
+// (reveal.js) showing the game's `Round` once when the game ends while the page watches it.
+// Components are declared once, at the top level, so a new state patches the page and never
+// replaces a control in use.
+import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
 import { api } from "./api.js";
 import { adminOf, createKindTable, nicknameOf } from "./kindstore.js";
+import { RevealDialog } from "./reveal.js";
 import { html, toast } from "./ui.js";
 import { Reactions } from "./reactions.js";
 import { useHeld } from "./held.js";
@@ -19,9 +22,48 @@ export function placesOf(body) {
     .sort((a, b) => a.place - b.place || a.seat - b.seat);
 }
 
-/** The kinds whose finished games the page replays step by step (econreplay.js), and where. */
-export const REPLAYABLE = new Set(["economancy"]);
+/** Where the page replays a finished game of a kind, step by step (replay.js). */
 export const replayHref = (kind, game) => `#/${kind}/${game}/replay`;
+
+/** The key under which this tab remembers that a game's end was shown (and dismissed). */
+export const endShownKey = (game) => `blef:revealed-end:${game}`;
+
+/** Whether the reveal of a game's end opens as the page takes a state of `status`, the
+ * state before being `before` (null: the page's first): only when this page saw the game
+ * running or in its lobby and now sees it finished, and this tab has not shown it before.
+ * A game that ended while the page was away opens on its game-over panel instead. */
+export function endRevealOpens(before, status, shownBefore) {
+  return status === "Finished" && before !== null && before !== "Finished" && !shownBefore;
+}
+
+/** The reveal of a game's end: opened once (endRevealOpens), closed by Continue or Escape,
+ * and then never again in this tab, nor after the next read of the same finished game. The
+ * focus goes back where it was, or to the game-over heading if that control is gone. */
+function useEndReveal(game, status) {
+  const seen = useRef(null);
+  const back = useRef(null);
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (status === null) return;
+    const before = seen.current;
+    seen.current = status;
+    let shown = false;
+    try { shown = !!sessionStorage.getItem(endShownKey(game)); } catch { shown = false; }
+    if (!endRevealOpens(before, status, shown)) return;
+    back.current = document.activeElement;
+    setOpen(true);
+  }, [status]);
+  const dismiss = () => {
+    try { sessionStorage.setItem(endShownKey(game), "shown"); } catch { /* shown once in this page still */ }
+    setOpen(false);
+    setTimeout(() => {
+      const b = back.current;
+      const to = b && b.isConnected && b !== document.body && !b.closest("#reveal") ? b : document.getElementById("over-title");
+      to?.focus();
+    }, 0);
+  };
+  return { open, dismiss };
+}
 
 /** A place in words: 1st, 2nd, 3rd, 4th. */
 export function ordinal(n) {
@@ -34,6 +76,7 @@ export function KindTableScreen({ kind, game, g }) {
   useEffect(() => { store.start(); return () => store.stop(); }, [store]);
   const { s, actions } = store;
   const myTurn = store.isMyTurn();
+  const end = useEndReveal(game, s.state ? s.state.status : null);
 
   useEffect(() => {
     const onKey = (ev) => {
@@ -89,6 +132,7 @@ export function KindTableScreen({ kind, game, g }) {
         <label class="check"><input type="checkbox" id="sound" checked=${s.sound} onChange=${(e) => actions.setPref("sound", e.currentTarget.checked)} /> A sound when it is your turn</label>
       </details>
     </section>
+    ${end.open && st.status === "Finished" ? html`<${RevealDialog} Round=${g.Round} item=${{ n: "end", snap: st, before: null }} count=${1} after=${null} onDismiss=${end.dismiss} />` : null}
   </div>`;
 }
 
@@ -173,7 +217,7 @@ function GameOver({ st, me, g, seated, busy, rematch, rated }) {
     <ol class="places" aria-label="Places">${places.map((p) => html`<li key=${p.seat}>
       <b>${ordinal(p.place)}</b> ${p.nickname}${p.nickname === me ? " (you)" : ""}${p.score !== null && p.score !== undefined ? ` · ${p.score} ${p.score === 1 ? unit[0] : unit[1]}` : ""}</li>`)}</ol>
     ${asked.length ? html`<p id="rematch-asked">${asked.join(" and ")} ${asked.length === 1 ? "wants" : "want"} a rematch.</p>` : null}
-    <p class="row">${seated ? html`<button class="primary" id="rematch" disabled=${busy} onClick=${rematch}>${asked.length ? "Join the rematch" : "Rematch"}${rated ? " (not rated)" : ""}</button> ` : null}${REPLAYABLE.has(st.kind) && st.game_uuid ? html`<a class="button" href=${replayHref(st.kind, st.game_uuid)} id="to-replay">Replay the game step by step</a> ` : null}
+    <p class="row">${seated ? html`<button class="primary" id="rematch" disabled=${busy} onClick=${rematch}>${asked.length ? "Join the rematch" : "Rematch"}${rated ? " (not rated)" : ""}</button> ` : null}${st.kind && st.game_uuid ? html`<a class="button" href=${replayHref(st.kind, st.game_uuid)} id="to-replay">Replay the game step by step</a> ` : null}
       <a class="button" href="#/" id="to-lobby">Back to the lobby</a></p>
   </section>`;
 }

@@ -1,7 +1,7 @@
 // The Blef browser client. Hash routes: #/ (lobby), #/game/<uuid> (table), #/replay/<uuid>,
 // #/learn (how to play), #/take/<uuid>/<player_uuid> (a seat brought from another device:
 // the secret is in the fragment, which the browser never sends to the server),
-// #/<kind>/<uuid>/replay (a finished game of another kind, step by step, where it has one),
+// #/<kind>/<uuid>/replay (a finished game of any kind, Blef included, step by step),
 // #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile), #/about-ratings (the rating
 // explained), #/rated (the lobby, at its rated games); a game of another kind: #/<kind>/<uuid>
 // (its table, on the contract's routes) and #/learn/<kind> (its rules).
@@ -14,10 +14,9 @@ import { Profile } from "./profileview.js";
 import { AboutRatings } from "./ratinghelp.js";
 import { Learn, LearnDialog } from "./learn.js";
 import { EconomancyLearn } from "./econrules.js";
-import { EconomancyReplay } from "./econreplay.js";
 import { FiggieRulesPage } from "./figgierules.js";
 import { KindLearnDialog } from "./learnkind.js";
-import { gameOf, isTableKind } from "./games.js";
+import { GAMES, gameOf, isTableKind } from "./games.js";
 import { KindTableScreen } from "./kindview.js";
 import { Lobby } from "./lobby.js";
 import { Replay } from "./replay.js";
@@ -28,15 +27,15 @@ const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 
 /** The rules page of each kind but Blef (given `onClose`, it sits in the help dialog). */
 const LEARN = { economancy: EconomancyLearn, figgie: FiggieRulesPage };
-/** The replay page of each kind but Blef that has one (a finished game, step by step). */
-const REPLAYS = { economancy: EconomancyReplay };
 
 export function parseRoute(hash) {
   const m = (re) => hash.match(new RegExp(`^#/${re}$`));
   let r;
   if ((r = m(`game/(${UUID})`))) return { name: "game", game: r[1].toLowerCase() };
   if ((r = m(`replay/(${UUID})`))) return { name: "replay", game: r[1].toLowerCase() };
-  if ((r = m(`([a-z]{1,20})/(${UUID})/replay`)) && Object.hasOwn(REPLAYS, r[1])) return { name: "replay", kind: r[1], game: r[2].toLowerCase() };
+  if ((r = m(`([a-z]{1,20})/(${UUID})/replay`)) && Object.hasOwn(GAMES, r[1])) {
+    return r[1] === "blef" ? { name: "replay", game: r[2].toLowerCase() } : { name: "replay", kind: r[1], game: r[2].toLowerCase() };
+  }
   if ((r = m(`take/(${UUID})/(${UUID})`))) return { name: "take", game: r[1].toLowerCase(), player: r[2].toLowerCase() };
   if (m("learn")) return { name: "learn" };
   if ((r = m("learn/([a-z]{1,20})")) && isTableKind(r[1])) return { name: "learn", kind: r[1] };
@@ -117,8 +116,7 @@ function App() {
   }, [help]);
   let screen;
   if (route.name === "game") screen = html`<${TableScreen} key=${route.game} game=${route.game} />`;
-  else if (route.name === "replay" && route.kind) screen = html`<${REPLAYS[route.kind]} key=${route.game} game=${route.game} />`;
-  else if (route.name === "replay") screen = html`<${Replay} key=${route.game} game=${route.game} />`;
+  else if (route.name === "replay") screen = html`<${Replay} key=${`${route.kind || "blef"}-${route.game}`} game=${route.game} kind=${route.kind || "blef"} />`;
   else if (route.name === "take") screen = html`<${TakeSeat} game=${route.game} player=${route.player} />`;
   else if (route.name === "table") screen = html`<${KindTableScreen} key=${route.game} kind=${route.kind} game=${route.game} g=${gameOf(route.kind)} />`;
   else if (route.name === "learn") screen = LEARN[route.kind] ? html`<${LEARN[route.kind]} />` : html`<${Learn} />`;
