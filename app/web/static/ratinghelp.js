@@ -15,9 +15,10 @@ export function AboutRatings() {
       <li>Finish ahead of others and it goes up; finish behind and it goes down.</li>
       <li>Beating someone rated above you gains more than beating someone rated below you; losing to them costs less.</li>
       <li>Each pool is rated apart, and each game's pools apart from another game's: you have one rating in each pool you play.</li>
-      <li>At a rated table, every seat shows its player's rating, and above the table you see what a win and a loss (at a bigger table, first and last place) would change for you,
-        worked out by the rating system before the first move. After the game, your change is shown as old → new (difference), and the difference
+      <li>After each rated game, your change is shown as old → new (difference) on your profile, and the difference
         is always the new number minus the old one.</li>
+      <li>At a rated table that shows ratings, every seat shows its player's rating, and above the table you see what a win and a loss (at a bigger table, first and last place) would change for you,
+        worked out by the rating system before the first move, and your change once the game is over.</li>
     </ul>
     <h2>Provisional</h2>
     <p>For your first 10 rated games in a pool, your rating is <b>provisional</b> (marked “provisional”, or with a ? after the number).
