@@ -151,6 +151,14 @@ def test_economancy_and_figgie_players_are_seated_at_their_games_and_see_them_on
         low, high = (2, 2) if pool == "economancy-2" else (3, 4) if pool.endswith("3-4") else (4, 5)
         assert low <= len(seats) <= high, seats
         expect(page).to_have_title(re.compile(f"· {game}$"))
+        # Above the game's own view: the table is rated, and what is at stake for this seat.
+        line = page.locator("#rated-line")
+        expect(line).to_contain_text(f"Rated game ({PEOPLE[handle].title}). Your rating 1500")
+        stakes = page.locator("#stakes").inner_text()
+        if len(seats) == 2:
+            assert stakes == "a win +103, a loss −55", stakes  # docs/ratings.md
+        else:
+            assert re.fullmatch(r"first place \+\d+, last place −\d+", stakes), stakes
     # (The two people of Figgie's pool share a table if both were past their fill wait at
     # the matcher's look, else each has their own: app/ladder/queue.py `_fill`.)
     for handle in ("Ecophone", "Figdesk"):
@@ -162,6 +170,16 @@ def test_economancy_and_figgie_players_are_seated_at_their_games_and_see_them_on
     for handle, game_uuid in games.items():
         if handle not in places:
             places |= _settle(server.db, game_uuid, handle)
+    # At the table, once the ladder's look tells the result: the change, and the ways on.
+    for handle, page in pages.items():
+        change = page.locator("#rating-change")
+        expect(change).to_contain_text(
+            re.compile(rf"^Your rating: 1500 → \d+ \([+−±]\d+\), place {places[handle]} of ")
+        )
+        assert page.get_by_role("button", name="Find another rated game").is_enabled()
+        assert page.locator("#stakes").count() == 0, "the stakes are gone once it is settled"
+    assert axe_violations(pages["Figphone"]) == []
+    assert axe_violations(pages["Ecodesk"]) == []
     figgie_rated = {
         s["handle"]
         for handle in ("Figphone", "Figdesk")

@@ -8,8 +8,9 @@ import { words } from "./errors.js";
 import {
   ACCOUNT_CHANGED, accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, fillCountdown, lookingLine, lookingTitle, makeAccount,
   noLongerLooking, passkeyCancelled, passkeysHere, passkeysOf, points, queueBody, resultLine, shown, shownChange, signIn, signInWithPasskey, signOutHere,
-  waitingLine, waitWords, WIDENING, tableHref,
+  stakeWords, waitingLine, waitWords, WIDENING, tableHref,
 } from "./ladder.js";
+import { useRatedTable } from "./ratedtable.js";
 import { boardPool, gameOfPool, houseName, playersWords, poolsByGame, poolTitle, seatWords, usePools } from "./pools.js";
 import { announce, fail, html, toast } from "./ui.js";
 import { AccountName, NAME_REFUSALS } from "./accountname.js";
@@ -308,6 +309,24 @@ export function RatedResult({ game, pool }) {
 }
 
 /** The boards of every pool, by game: each game's name, then its pools' links. */
+/** Above a rated table of a game whose own view shows no ratings (kindview.js): this seat's
+ * rating and what first and last place would change while the game is played, then its
+ * change and the ways on once the game is settled. */
+export function RatedTableStrip({ game, handle, pool, over }) {
+  const rated = useRatedTable(game, over);
+  const pools = usePools();
+  const mine = rated ? rated.seats.find((x) => !x.agent && x.handle === handle) || null : null;
+  const playing = !!mine && rated.state !== "settled" && !over;
+  const stake = playing ? stakeWords(mine, rated.seats.filter((x) => x.rated !== false).length) : "";
+  return html`<section class="panel rated-strip" aria-label="Your rated game">
+    <p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(pool || (rated && rated.pool), pools)}).
+      ${playing ? html` Your rating <b>${points(shown(mine))}</b>${mine.provisional ? " (provisional)" : ""}${stake ? html`: <span id="stakes">${stake}</span>`
+        : ": this game does not change it (you have played these players often today)"}.` : null}
+      ${" "}<a href="#/about-ratings">What the numbers mean</a></p>
+    ${over ? html`<${RatedResult} game=${game} pool=${pool} />` : null}
+  </section>`;
+}
+
 function PoolTabs({ pools, current }) {
   return html`<nav class="pool-tabs" aria-label="Pools">${poolsByGame(pools).map((group) => html`<div key=${group.kind} class="row pool-group"
       role="group" aria-labelledby=${`pools-of-${group.kind}`}>
