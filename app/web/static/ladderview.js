@@ -308,7 +308,6 @@ export function RatedResult({ game, pool }) {
   </div>`;
 }
 
-/** The boards of every pool, by game: each game's name, then its pools' links. */
 /** Above a rated table of a game whose own view shows no ratings (kindview.js): this seat's
  * rating and what first and last place would change while the game is played, then its
  * change and the ways on once the game is settled. */
@@ -327,6 +326,7 @@ export function RatedTableStrip({ game, handle, pool, over }) {
   </section>`;
 }
 
+/** The boards of every pool, by game: each game's name, then its pools' links. */
 function PoolTabs({ pools, current }) {
   return html`<nav class="pool-tabs" aria-label="Pools">${poolsByGame(pools).map((group) => html`<div key=${group.kind} class="row pool-group"
       role="group" aria-labelledby=${`pools-of-${group.kind}`}>
