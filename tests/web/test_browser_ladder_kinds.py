@@ -267,6 +267,22 @@ def test_the_page_explaining_ratings_lists_every_games_pools_with_their_boards(
     assert _fits(page) is None
 
 
+def test_an_empty_board_sends_a_person_to_the_queue_with_that_pool_chosen(
+    server: Server, new_page: Any
+) -> None:
+    page = new_page(*PHONE)
+    with_axe(page)
+    make_account(page, server.url, "Firstcomer")
+    page.goto(server.url + "/#/ladder/economancy-3-4")
+    page.get_by_text("Nobody has played a rated game in this pool yet.").wait_for()
+    expect(page).to_have_title("Leaderboard: Economancy, 3–4 players · Economancy")
+    assert axe_violations(page) == []
+    page.get_by_role("link", name="Be the first").click()
+    page.wait_for_url(re.compile("#/rated$"))
+    group = page.get_by_role("group", name="Economancy", exact=True)
+    expect(group.get_by_role("radio", name=re.compile("^Economancy, 3–4 players"))).to_be_checked()
+
+
 def test_the_ladders_words_for_every_game_hold_under_node() -> None:
     if NODE is None:
         pytest.skip("node is not installed")
