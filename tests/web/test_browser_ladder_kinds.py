@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -267,13 +268,23 @@ def test_the_page_explaining_ratings_lists_every_games_pools_with_their_boards(
     assert _fits(page) is None
 
 
+@pytest.fixture
+def fresh_server(tmp_path: Path) -> Iterator[Server]:
+    """A server of its own, whose boards are all empty (this module's other tests rate
+    people in every game's pools)."""
+    db = tmp_path / "blef.db"
+    env = {"BLEF_DB_PATH": str(db), "BLEF_AI_THINK_SECONDS": "0.2"}
+    with Server(db, tmp_path / "serve.log", env=env) as running:
+        yield running
+
+
 def test_an_empty_board_sends_a_person_to_the_queue_with_that_pool_chosen(
-    server: Server, new_page: Any
+    fresh_server: Server, new_page: Any
 ) -> None:
     page = new_page(*PHONE)
     with_axe(page)
-    make_account(page, server.url, "Firstcomer")
-    page.goto(server.url + "/#/ladder/economancy-3-4")
+    make_account(page, fresh_server.url, "Firstcomer")
+    page.goto(fresh_server.url + "/#/ladder/economancy-3-4")
     page.get_by_text("Nobody has played a rated game in this pool yet.").wait_for()
     expect(page).to_have_title("Leaderboard: Economancy, 3–4 players · Economancy")
     assert axe_violations(page) == []
