@@ -262,7 +262,9 @@ test("the ladder's codes have words, and the waiting line counts seconds", () =>
   assert.equal(waitingLine(1.4), "Waited 1 second so far for players near your level.");
   assert.equal(waitingLine(12.9), "Waited 12 seconds so far for players near your level.");
   assert.equal(matchWindow(60), 9);
-  assert.equal(poolTitle("standard-3-8"), "standard, 3–8 players");
+  const pools = [{ name: "standard-3-8", title: "standard, 3–8 players", min_players: 3, max_players: 8, time_limit: 60, kind: "blef" }];
+  assert.equal(poolTitle("standard-3-8", pools), "standard, 3–8 players");
+  assert.equal(poolTitle("standard-3-8", []), "standard-3-8", "the name itself until the service lists the pools");
 });
 
 test("the fill wait is sent only when chosen, as a number of seconds, and said in words", () => {

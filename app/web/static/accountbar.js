@@ -1,9 +1,11 @@
 // The account at hand on every screen: the header's link to your profile with your name and
 // rating (or, signed out, to the rated games), and "You have a rated game in play" at the top
-// of the page while you are seated at a rated table you are not looking at.
+// of the page while you are seated at a rated table you are not looking at; at a rated table
+// of a game whose own view shows no ratings, the ladder's strip (ladderview.js) instead.
 import { useEffect, useState } from "./hooks.js";
 import { api, keepSeat, seatOf } from "./api.js";
 import { ACCOUNT_CHANGED, accountOf, points, shown, tableHref } from "./ladder.js";
+import { RatedTableStrip } from "./ladderview.js";
 import { html } from "./ui.js";
 
 /** The rating the header shows: the pool the account has played most ({display,
@@ -60,6 +62,7 @@ export function AccountLink({ route }) {
 export function RatedInPlay({ route }) {
   const account = useAccount();
   const [game, setGame] = useState(null);
+  const [last, setLast] = useState(null); // the last rated game's result, once no more in play
   const secret = account && account.secret;
   useEffect(() => {
     if (!secret) { setGame(null); return undefined; }
@@ -69,13 +72,21 @@ export function RatedInPlay({ route }) {
       if (data.state === "seated" && data.game_uuid) {
         // (a seat already kept here may have moved to this browser since: never replaced)
         if (!seatOf(data.game_uuid)) keepSeat(data.game_uuid, { player_uuid: data.player_uuid, nickname: account.handle, rated: data.pool });
-        setGame({ game: data.game_uuid, href: tableHref(data) });
-      } else setGame(null);
+        setGame({ game: data.game_uuid, href: tableHref(data), pool: data.pool });
+      } else {
+        setGame(null);
+        setLast(data.last_result || null);
+      }
     }).catch(() => {});
     look();
     const timer = setInterval(look, 15000);
     return () => { alive = false; clearInterval(timer); };
   }, [secret, route]);
+  // At the table of a game whose own view shows no ratings (every kind but Blef's): its strip.
+  const playing = route.name === "table" && game && game.game === route.game;
+  const over = route.name === "table" && !playing && last && last.game_uuid === route.game && !last.called_off;
+  if (playing || over)
+    return html`<${RatedTableStrip} key=${route.game} game=${route.game} handle=${account.handle} pool=${playing ? game.pool : last.pool} over=${!!over} />`;
   if (!game || ((route.name === "game" || route.name === "table") && route.game === game.game)) return null;
   return html`<p class="notice in-play" id="rated-in-play-top" role="status">You have a rated game in play.${" "}
     <a href=${game.href}>Go to your table</a>.</p>`;

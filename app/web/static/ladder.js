@@ -3,21 +3,16 @@
 // into words (tested under node). The account's key goes only in the Authorization header.
 import { api, ApiError, keepSeat } from "./api.js";
 import { words } from "./errors.js";
+import { tableAt } from "./games.js";
+import { boardPool, gameNameOfSeat, gameOfPool, knownPools, loadPools, poolTitle } from "./pools.js";
 import { announce, fail, toast } from "./ui.js";
+
+export { poolTitle };
 
 const ACCOUNT = "blef:account";
 /** The event this page sends itself when this browser signs in or out, or a rated result
  * comes in (the header listens). */
 export const ACCOUNT_CHANGED = "blef:account-changed";
-
-/** The pools as the service names them, in case /ladder/pools cannot be read yet. */
-export const POOLS = [
-  { name: "standard-2", title: "standard, 2 players", min_players: 2, max_players: 2 },
-  { name: "standard-3-8", title: "standard, 3–8 players", min_players: 3, max_players: 8 },
-  { name: "economancy-2", title: "Economancy, 2 players", min_players: 2, max_players: 2, kind: "economancy" },
-  { name: "economancy-3-4", title: "Economancy, 3–4 players", min_players: 3, max_players: 4, kind: "economancy" },
-  { name: "figgie-4-5", title: "Figgie, 4–5 players", min_players: 4, max_players: 5, kind: "figgie" },
-];
 
 /** The account this browser holds: {handle, secret, device}, or null (`device`: the secret is
  * this browser's own, given at a passkey sign-in, so signing out may forget it at the server). */
@@ -152,23 +147,22 @@ export function historySeries(games, poolNames) {
   return poolNames.map((name) => ({ name, ...poolHistory(games, name) })).filter((p) => p.games.length);
 }
 
-/** A pool's title from its name. */
 /** Where a seated rated table is: Blef's at #/game/<uuid>, another game's (the answer's
  * `kind`) at #/<kind>/<uuid>. */
 export function tableHref(seat) {
-  return seat.kind ? `#/${seat.kind}/${seat.game_uuid}` : `#/game/${seat.game_uuid}`;
+  return tableAt(seat.kind, seat.game_uuid);
 }
 
-export function poolTitle(name, pools = POOLS) {
-  const p = pools.find((q) => q.name === name);
-  return p ? p.title : name;
+/** The page's title once a rated table is ready: "● Your table is ready · Figgie". */
+export function readyTitle(seat, pools = knownPools()) {
+  return `● Your table is ready · ${gameNameOfSeat(seat, pools)}`;
 }
 
-/**
- * The rated-play store: the pools, the queue state ({state, pool, waited_seconds, ...}),
- * and the actions (find, cancel). `changed()` is called after each change. Once seated, the
- * seat is kept as any game's and the page goes to the table.
- */
+/** The page's title while looking: "Looking for a rated game · Economancy". */
+export function lookingTitle(pool, pools = knownPools()) {
+  return `Looking for a rated game · ${gameOfPool(pool, pools).name}`;
+}
+
 /** How long a person waits for people before computer players of their strength may fill
  * the table (the service's `fill_after`, in seconds); "" never. */
 export const FILL_CHOICES = [
@@ -225,11 +219,16 @@ export function queueBody(pool, fillAfter) {
   return fillAfter ? { pool, fill_after: Number(fillAfter) } : { pool };
 }
 
+/**
+ * The rated-play store: the pools, the queue state ({state, pool, waited_seconds, ...}),
+ * and the actions (find, cancel). `changed()` is called after each change. Once seated, the
+ * seat is kept as any game's and the page goes to the table.
+ */
 export function createRated(changed) {
   const s = {
     account: accountOf(),
-    pools: POOLS,
-    pool: localStorage.getItem("blef:pool") || "standard-2",
+    pools: knownPools(), // the service's list (pools.js), none until it answers
+    pool: localStorage.getItem("blef:pool"), // the pool chosen, once the list is known one it lists
     fillAfter: fillAfterChosen(), // seconds before computer players may fill the table; "" never
     queue: null, // the last answer of GET /ladder/queue
     busy: false,
@@ -278,7 +277,7 @@ export function createRated(changed) {
     stopPolling();
     changed();
     if (!go) return;
-    document.title = "● Your table is ready · Blef";
+    document.title = readyTitle({ ...data, pool: data.pool || s.pool }, s.pools);
     announce("A rated game is ready: going to your table.");
     location.hash = tableHref(data);
   }
@@ -319,7 +318,7 @@ export function createRated(changed) {
       poll();
     },
     async find() {
-      if (s.busy || !s.account) return;
+      if (s.busy || !s.account || !s.pool) return;
       acted += 1;
       s.busy = true;
       s.problem = null;
@@ -356,7 +355,7 @@ export function createRated(changed) {
           s.queue = data;
           s.tooLate = data.message || "Too late to cancel: your table was formed before your Cancel arrived.";
           if (data.state === "seated") keepSeat(data.game_uuid, { player_uuid: data.player_uuid, nickname: s.account.handle, rated: data.pool || s.pool });
-          document.title = "● Your table is ready · Blef";
+          document.title = readyTitle({ ...data, pool: data.pool || s.pool }, s.pools);
           announce(s.tooLate);
           return;
         }
@@ -388,12 +387,12 @@ export function createRated(changed) {
     s,
     actions,
     start() {
-      api("/ladder/pools").then(({ data }) => {
-        if (!alive || !Array.isArray(data) || !data.length) return;
-        s.pools = data;
-        if (!data.some((p) => p.name === s.pool)) s.pool = data[0].name;
+      loadPools().then((list) => {
+        if (!alive || !list.length) return;
+        s.pools = list;
+        s.pool = boardPool(list, s.pool);
         changed();
-      }).catch(() => { /* the built-in list stands */ });
+      });
       if (s.account) poll().then(() => {
         const q = s.queue;
         if (q && (q.state === "waiting" || q.state === "forming")) startPolling();

@@ -6,10 +6,12 @@ import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
 import { api, ApiError } from "./api.js";
 import { words } from "./errors.js";
 import {
-  ACCOUNT_CHANGED, accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, fillCountdown, lookingLine, makeAccount, noLongerLooking, passkeyCancelled,
-  passkeysHere, passkeysOf, points, POOLS, poolTitle, queueBody, resultLine, shown, shownChange, signIn, signInWithPasskey, signOutHere,
-  waitingLine, waitWords, WIDENING, tableHref,
+  ACCOUNT_CHANGED, accountOf, addPasskey, createRated, deleteAccount, FILL_CHOICES, fillAfterChosen, fillCountdown, lookingLine, lookingTitle, makeAccount,
+  noLongerLooking, passkeyCancelled, passkeysHere, passkeysOf, points, queueBody, resultLine, shown, shownChange, signIn, signInWithPasskey, signOutHere,
+  stakeWords, waitingLine, waitWords, WIDENING, tableHref,
 } from "./ladder.js";
+import { useRatedTable } from "./ratedtable.js";
+import { boardPool, gameOfPool, houseName, playersWords, poolsByGame, poolTitle, seatWords, usePools } from "./pools.js";
 import { announce, fail, html, toast } from "./ui.js";
 import { AccountName, NAME_REFUSALS } from "./accountname.js";
 import { isComputer, shownName } from "./playernames.js";
@@ -201,7 +203,7 @@ function Account({ s, fresh, onSignOut, onDelete }) {
     </div>
     <${Passkeys} account=${a} />
     <p class="row"><a href=${`#/player/${encodeURIComponent(a.handle)}`} id="my-profile">Your profile</a>
-      <a href=${`#/ladder/${s.pool}`}>Leaderboard</a>
+      <a href=${s.pool ? `#/ladder/${s.pool}` : "#/ladder"}>Leaderboard</a>
       <button class="small" id="sign-out" onClick=${onSignOut}>Sign out</button>
       <button class="small danger" id="delete-account" disabled=${s.busy} onClick=${onDelete}>Delete account</button></p>
   </div>`;
@@ -210,18 +212,22 @@ function Account({ s, fresh, onSignOut, onDelete }) {
 function FindRated({ s, actions, waiting }) {
   const q = s.queue;
   const seatedElsewhere = q && q.state === "seated" && !s.tooLate;
+  const lookingIn = waiting ? q.pool || s.pool : null;
   useEffect(() => {
-    if (!waiting) return undefined;
-    document.title = "Looking for a rated game · Blef";
-    return () => { if (document.title.startsWith("Looking")) document.title = "Blef"; };
-  }, [waiting]);
+    if (!lookingIn) return undefined;
+    document.title = lookingTitle(lookingIn, s.pools);
+    return () => { if (document.title.startsWith("Looking")) document.title = houseName(); };
+  }, [lookingIn]);
   const countdown = waiting ? fillCountdown(q) : null;
   return html`<div class="find">
-    <fieldset class="levels" disabled=${waiting}>
+    <fieldset class="levels pools" disabled=${waiting}>
       <legend>Which rated game?</legend>
-      ${s.pools.map((p) => html`<label key=${p.name} class="level">
-        <input type="radio" name="pool" value=${p.name} checked=${s.pool === p.name} onChange=${() => actions.choosePool(p.name)} />
-        <span><b>${p.title}</b> <small>${p.max_players === 2 ? "You against one other person." : `You and ${p.min_players - 1} to ${p.max_players - 1} others.`} Classic rules, ${p.time_limit || 60} s per move.</small></span></label>`)}
+      ${s.pools.length ? poolsByGame(s.pools).map((group) => html`<fieldset key=${group.kind} class="pool-game">
+        <legend>${group.game.name}</legend>
+        ${group.pools.map((p) => html`<label key=${p.name} class="level">
+          <input type="radio" name="pool" value=${p.name} checked=${s.pool === p.name} onChange=${() => actions.choosePool(p.name)} />
+          <span><b>${p.title}</b> <small>${seatWords(p)} ${group.game.ratedTerms(p)}</small></span></label>`)}
+      </fieldset>`) : html`<p class="muted" id="pools-loading">Loading the rated games…</p>`}
     </fieldset>
     ${s.notice && !waiting ? html`<p class="notice" id="rated-notice">${s.notice}</p>` : null}
     ${s.tooLate ? html`<div class="notice" id="too-late" role="alert"><p>${s.tooLate}</p>
@@ -242,7 +248,7 @@ function FindRated({ s, actions, waiting }) {
     </div>
     ${waiting || s.tooLate ? null
       : seatedElsewhere ? html`<p class="notice" id="rated-in-play">You have a rated game in play. <a href=${tableHref(q)}>Go to your table</a>.</p>`
-      : html`<button id="find-rated" class="primary big" disabled=${s.busy} onClick=${actions.find}>Find a rated game</button>
+      : html`<button id="find-rated" class="primary big" disabled=${s.busy || !s.pool} onClick=${actions.find}>Find a rated game</button>
         <p class="muted small">You play as ${s.account.handle}; the page takes you to the table as soon as the others are found. Keep this page open while you wait: a page closed or asleep for ${ABSENT_WORDS} leaves the queue.</p>`}
     ${s.problem && !waiting ? html`<p class="problem" id="rated-problem">${s.problem}</p>` : null}
   </div>`;
@@ -302,9 +308,41 @@ export function RatedResult({ game, pool }) {
   </div>`;
 }
 
+/** Above a rated table of a game whose own view shows no ratings (kindview.js): this seat's
+ * rating and what first and last place would change while the game is played, then its
+ * change and the ways on once the game is settled. */
+export function RatedTableStrip({ game, handle, pool, over }) {
+  const rated = useRatedTable(game, over);
+  const pools = usePools();
+  const mine = rated ? rated.seats.find((x) => !x.agent && x.handle === handle) || null : null;
+  const playing = !!mine && rated.state !== "settled" && !over;
+  const stake = playing ? stakeWords(mine, rated.seats.filter((x) => x.rated !== false).length) : "";
+  return html`<section class="panel rated-strip" aria-label="Your rated game">
+    <p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(pool || (rated && rated.pool), pools)}).
+      ${playing ? html` Your rating <b>${points(shown(mine))}</b>${mine.provisional ? " (provisional)" : ""}${stake ? html`: <span id="stakes">${stake}</span>`
+        : ": this game does not change it (you have played these players often today)"}.` : null}
+      ${" "}<a href="#/about-ratings">What the numbers mean</a></p>
+    ${over ? html`<${RatedResult} game=${game} pool=${pool} />` : null}
+  </section>`;
+}
+
+/** The boards of every pool, by game: each game's name, then its pools' links. */
 function PoolTabs({ pools, current }) {
-  return html`<nav class="row" aria-label="Pools">${pools.map((p) => html`<a key=${p.name} class="button small" href=${`#/ladder/${p.name}`}
-    aria-current=${p.name === current ? "page" : null}>${p.title}</a>`)}</nav>`;
+  return html`<nav class="pool-tabs" aria-label="Pools">${poolsByGame(pools).map((group) => html`<div key=${group.kind} class="row pool-group"
+      role="group" aria-labelledby=${`pools-of-${group.kind}`}>
+    <span class="pool-group-name" id=${`pools-of-${group.kind}`}>${group.game.name}</span>
+    ${group.pools.map((p) => html`<a key=${p.name} class="button small" href=${`#/ladder/${p.name}`}
+      aria-current=${p.name === current ? "page" : null}>${p.title}</a>`)}</div>`)}</nav>`;
+}
+
+/** `#/ladder`: the board of the pool chosen last in this browser (or the first listed). */
+export function LeaderboardIndex() {
+  const pools = usePools();
+  useEffect(() => {
+    const pool = boardPool(pools, localStorage.getItem("blef:pool"));
+    if (pool) location.replace(`#/ladder/${pool}`);
+  }, [pools]);
+  return html`<section class="panel board"><h1 id="page-heading" tabindex="-1">Leaderboard</h1><p>Loading…</p></section>`;
 }
 
 /** How many players a leaderboard page shows (the service's most). */
@@ -314,7 +352,7 @@ const BOARD_PAGE = 100;
 export function Leaderboard({ pool }) {
   const [board, setBoard] = useState(null);
   const [error, setError] = useState(null);
-  const [pools, setPools] = useState(POOLS);
+  const pools = usePools();
   const [offset, setOffset] = useState(0);
   const account = accountOf();
   const load = (from = offset) => {
@@ -330,14 +368,14 @@ export function Leaderboard({ pool }) {
     if (heading) heading.focus();
   };
   useEffect(() => { setOffset(0); }, [pool]);
-  useEffect(() => {
-    load(0);
-    api("/ladder/pools").then(({ data }) => Array.isArray(data) && data.length && setPools(data)).catch(() => {});
-  }, [pool]);
+  useEffect(() => { load(0); }, [pool]);
   const title = board ? board.title : poolTitle(pool, pools);
-  useEffect(() => { document.title = `Leaderboard: ${title} · Blef`; }, [title]);
+  const listed = pools.find((p) => p.name === pool);
+  const game = gameOfPool(pool, pools);
+  useEffect(() => { document.title = `Leaderboard: ${title} · ${listed ? game.name : houseName()}`; }, [title, listed, game]);
   return html`<section class="panel board">
     <h1 id="page-heading" tabindex="-1">Leaderboard: ${title}</h1>
+    ${listed ? html`<p id="board-game">Rated ${game.name} games of ${playersWords(listed)}.</p>` : null}
     <${PoolTabs} pools=${pools} current=${pool} />
     ${error ? html`<p class="problem">${words(error)}</p>` : !board ? html`<p>Loading…</p>` : html`
       <${YourRank} you=${board.you} account=${account} />
@@ -356,7 +394,8 @@ export function Leaderboard({ pool }) {
       </nav>` : null}
       <p class="muted small">? provisional: fewer than 10 rated games in this pool, so the rating may still move a lot.
         Everyone starts at 1500. <a href="#/about-ratings">What the numbers mean</a>.</p>`
-      : html`<p>Nobody has played a rated game in this pool yet. <a href="#/rated">Be the first</a>: everyone starts at 1500
+      : html`<p>Nobody has played a rated game in this pool yet. <a href="#/rated" id="board-first"
+        onClick=${() => listed && localStorage.setItem("blef:pool", pool)}>Be the first</a>: everyone starts at 1500
         (<a href="#/about-ratings">what the numbers mean</a>).</p>`}`}
     <p><button class="small" onClick=${() => load()}>Refresh</button> <a class="button small" href="#/">Back to the lobby</a></p>
   </section>`;

@@ -2,14 +2,15 @@
 // #/learn (how to play), #/take/<uuid>/<player_uuid> (a seat brought from another device:
 // the secret is in the fragment, which the browser never sends to the server),
 // #/<kind>/<uuid>/replay (a finished game of any kind, Blef included, step by step),
-// #/ladder/<pool> (a leaderboard), #/player/<handle> (a profile), #/about-ratings (the rating
+// #/ladder/<pool> (a leaderboard; #/ladder the pool chosen last), #/player/<handle> (a
+// profile), #/about-ratings (the rating
 // explained), #/rated (the lobby, at its rated games); a game of another kind: #/<kind>/<uuid>
 // (its table, on the contract's routes) and #/learn/<kind> (its rules).
 import { render } from "./preact.js";
 import { useEffect, useRef, useState } from "./hooks.js";
 import { keepSeat, moveSeat, seatOf } from "./api.js";
 import { AccountLink, RatedInPlay } from "./accountbar.js";
-import { Leaderboard } from "./ladderview.js";
+import { Leaderboard, LeaderboardIndex } from "./ladderview.js";
 import { Profile } from "./profileview.js";
 import { AboutRatings } from "./ratinghelp.js";
 import { Learn, LearnDialog } from "./learn.js";
@@ -43,6 +44,7 @@ export function parseRoute(hash) {
   if (m("about-ratings")) return { name: "about-ratings" };
   if (m("rated")) return { name: "lobby", rated: true };
   if ((r = m("ladder/([a-z0-9-]{1,40})"))) return { name: "ladder", pool: r[1] };
+  if (m("ladder")) return { name: "ladder", pool: null };
   if ((r = m("player/([^/]{1,200})"))) {
     try { return { name: "player", handle: decodeURIComponent(r[1]) }; } catch { return { name: "lobby" }; }
   }
@@ -120,7 +122,7 @@ function App() {
   else if (route.name === "take") screen = html`<${TakeSeat} game=${route.game} player=${route.player} />`;
   else if (route.name === "table") screen = html`<${KindTableScreen} key=${route.game} kind=${route.kind} game=${route.game} g=${gameOf(route.kind)} />`;
   else if (route.name === "learn") screen = LEARN[route.kind] ? html`<${LEARN[route.kind]} />` : html`<${Learn} />`;
-  else if (route.name === "ladder") screen = html`<${Leaderboard} key=${route.pool} pool=${route.pool} />`;
+  else if (route.name === "ladder") screen = route.pool ? html`<${Leaderboard} key=${route.pool} pool=${route.pool} />` : html`<${LeaderboardIndex} />`;
   else if (route.name === "player") screen = html`<${Profile} key=${route.handle} handle=${route.handle} />`;
   else if (route.name === "about-ratings") screen = html`<${AboutRatings} />`;
   else screen = html`<${Lobby} rated=${!!route.rated} />`;
@@ -131,7 +133,7 @@ function App() {
       <nav aria-label="Site">
         ${route.name === "game" || route.name === "table" ? html`<button id="help-button" class="small" aria-expanded=${help ? "true" : "false"} onClick=${() => setHelp(!help)}>How to play</button>`
           : html`<a class="button small" href=${route.kind ? `#/learn/${route.kind}` : "#/learn"}>How to play</a>`}
-        <a class="button small" href="#/ladder/standard-2">Ratings</a>
+        <a class="button small" href="#/ladder">Ratings</a>
         <a class="button small" href="#/">Lobby</a>
         <${AccountLink} route=${route} />
       </nav>

@@ -3,7 +3,8 @@
 // (tested under node), then the hook and the line the table shows above the felt.
 import { useEffect, useState } from "./hooks.js";
 import { api, ApiError } from "./api.js";
-import { points, poolTitle, shown, shownChange, signedPoints, stakeWords } from "./ladder.js";
+import { points, shown, shownChange, signedPoints, stakeWords } from "./ladder.js";
+import { poolTitle, usePools } from "./pools.js";
 import { html } from "./ui.js";
 
 /** The rated seat of a game's player: a person's by the handle they play under, a computer
@@ -52,9 +53,17 @@ export function useRatedTable(game, finished) {
 /** Above the felt: "Rated game (standard, 2 players). Your rating 1500 (provisional): a win
  * +103, a loss −55." and the link to what the numbers mean. */
 export function RatedLine({ rated, st, me }) {
+  const pools = usePools();
   const mine = ratedSeatOf(rated, st.players.find((p) => p.nickname === me));
   const stake = mine && rated.state !== "settled" ? stakeWords(mine, rated.seats.filter((x) => x.rated !== false).length) : "";
-  return html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(rated.pool)}).
+  return html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(rated.pool, pools)}).
     ${mine && rated.state !== "settled" ? html` Your rating <b>${points(shown(mine))}</b>${mine.provisional ? " (provisional)" : ""}${stake ? html`: <span id="stakes">${stake}</span>` : ": this game does not change it (you have played these players often today)"}.` : null}
     ${" "}<a href="#/about-ratings">What the numbers mean</a></p>`;
+}
+
+/** Above the felt before the table's ratings are read: "Rated game (standard, 2 players):
+ * your place changes your rating." */
+export function SeatRatedLine({ pool }) {
+  const pools = usePools();
+  return html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(pool, pools)}): your place changes your rating.</p>`;
 }

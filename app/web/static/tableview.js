@@ -8,8 +8,7 @@ import { createTable } from "./tablestore.js";
 import { Reactions } from "./reactions.js";
 import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
-import { RatedLine, useRatedTable } from "./ratedtable.js";
-import { poolTitle } from "./ladder.js";
+import { RatedLine, SeatRatedLine, useRatedTable } from "./ratedtable.js";
 import { api } from "./api.js";
 import { fail, html, toast } from "./ui.js";
 import { shownName, tableTitle } from "./playernames.js";
@@ -87,7 +86,7 @@ export function TableScreen({ game, kind }) {
       <p class="you small">${seated ? html`You are <b>${me}</b>${admin && !(s.seat && s.seat.rated) ? " (the host)" : ""}.` : "You are watching."}
         <${g.Summary} st=${st} lobby=${lobby} /></p>
       ${rated ? html`<${RatedLine} rated=${rated} st=${st} me=${seated ? me : null} />`
-        : s.seat && s.seat.rated ? html`<p class="small" id="rated-line"><b>Rated game</b> (${poolTitle(s.seat.rated)}): your place changes your rating.</p>` : null}
+        : s.seat && s.seat.rated ? html`<${SeatRatedLine} pool=${s.seat.rated} />` : null}
       ${!lobby ? html`<${g.RulesLine} st=${st} />` : null}
       ${s.notice ? html`<p class="notice" id="notice">${s.notice}</p>` : null}
       ${!seated && st.status === "Running" ? html`<p class="notice" id="latecomer">This game started before you came, so you can watch it but not play. <a href="#/">Start your own game</a>.</p>` : null}
