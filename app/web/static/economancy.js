@@ -93,9 +93,9 @@ export function Shop({ st }) {
         const k = cardOf(o.name);
         return html`<tr key=${o.name} class=${o.left ? "" : "sold-out"}>
           <th scope="row">${o.name}${k.text ? html`<small class="muted">${k.text}</small>` : null}</th>
-          <td>${o.cost}</td><td>${o.left || "none"}</td>
-          <td>${k.attacks ? attackOf(o.name, st.rules) : `(${attackOf(o.name, st.rules)})`} / ${k.defence}</td>
-          <td>${k.points || ""}</td><td>${o.name === "Magic Bean Stock" ? "a third of your coins" : k.income.join(" / ")}</td></tr>`;
+          <td data-label="Price">${o.cost}</td><td data-label="Left">${o.left || "none"}</td>
+          <td data-label="Attack / defence">${k.attacks ? attackOf(o.name, st.rules) : `(${attackOf(o.name, st.rules)})`} / ${k.defence}</td>
+          <td data-label="Points">${k.points || ""}</td><td data-label="Income day 1 / 2 / 3">${o.name === "Magic Bean Stock" ? "a third of your coins" : k.income.join(" / ")}</td></tr>`;
       })}</tbody></table></div>
   </section>`;
 }
@@ -223,7 +223,9 @@ function Moves({ st, s, actions }) {
       })}</div>`;
   } else if (q === "buy") {
     const offers = shopOffers(view.shop, me.coins).filter((o) => o.affordable);
-    body = html`<p class="muted small">You have ${me.coins} coin${me.coins === 1 ? "" : "s"} and ${me.buys} buy${me.buys === 1 ? "" : "s"}. If more players name a card than there are copies left, nobody gets it and they still pay.</p>
+    const unguarded = !me.cards.some((c) => cardOf(c.name).defends > 0);
+    body = html`${unguarded ? html`<p class="warning" id="no-defender"><b>Your army has no card able to defend:</b> if another wizard attacks, you are out of the game. Every card in the shop can defend.</p>` : null}
+      <p class="muted small">You have ${me.coins} coin${me.coins === 1 ? "" : "s"} and ${me.buys} buy${me.buys === 1 ? "" : "s"}. If more players name a card than there are copies left, nobody gets it and they still pay.</p>
       <div class="moves">${offers.map((o) => html`<button key=${o.name} id=${`buy-${o.name.toLowerCase().replace(/[^a-z]+/g, "-")}`} disabled=${busy}
         onClick=${() => actions.buy(o.name)}>Buy ${o.name} for ${o.cost}</button>`)}
         <button id="pass-button" disabled=${busy} onClick=${() => actions.buy(PASS)}>Pass</button></div>`;
