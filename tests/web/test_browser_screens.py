@@ -169,3 +169,38 @@ def test_figgie_s_settlement_keeps_each_player_s_name_whole_on_any_screen(
     assert page.evaluate(SIDEWAYS) <= 0
     assert page.evaluate(TOO_SMALL) == [], "the settlement"
     assert axe_violations(page) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_on_your_turn_to_buy_every_choice_and_the_latest_news_are_in_view_together(
+    server: Any, new_page: Any, size: tuple[int, int]
+) -> None:
+    page = _open(new_page, size)
+    _economancy_room(page, server.url)
+    page.get_by_role("button", name="Start the game").click()
+    page.locator("#invest-amount").fill("0")
+    page.locator("#invest-button").click()
+    dock = page.locator(".econ-dock")
+    dock.get_by_text("Your turn: buy").wait_for()
+    # What was just revealed is said at the top of the board, above the dock, not only at
+    # the foot of the page.
+    newest = page.locator("#econ-newest")
+    assert newest.inner_text().startswith("Latest: Investments revealed: Newt 0,")
+    top_of_dock = dock.bounding_box()["y"]  # type: ignore[index]
+    box = newest.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= top_of_dock
+    # The dock holds the buys (3 coins: ten cards, and Pass) in no more than half the screen,
+    # two to a row on a phone: at least six in view at once there, every one on a desktop.
+    choices = dock.locator(".moves button")
+    assert choices.count() == 11
+    assert top_of_dock >= size[1] * 0.45
+    in_view = dock.evaluate(
+        """dock => { const pane = dock.querySelector('.dock-inner').getBoundingClientRect();
+          return [...dock.querySelectorAll('.moves button')].filter((b) => {
+            const r = b.getBoundingClientRect();
+            return r.top >= pane.top && r.bottom <= pane.bottom && r.bottom <= innerHeight;
+          }).length; }"""
+    )
+    assert in_view >= (6 if size[0] < 640 else 11)
+    assert page.evaluate(TOO_SMALL) == []
+    assert axe_violations(page) == []

@@ -140,7 +140,16 @@ function TimeLeft({ deadline, prefix = "" }) {
   return html`<span class=${`countdown ${left <= 5 ? "critical" : left <= 10 ? "low" : "calm"}`}>${prefix}${left} s left</span>`;
 }
 
-function TurnLine({ st, myTurn }) {
+/** The newest thing that happened, in words (the journal's newest line), or null. */
+function newestWords(s, st) {
+  for (let i = s.journal.length - 1; i >= 0; i--) {
+    const words = eventWords(s.journal[i].event, names(st), st.rules);
+    if (words) return words;
+  }
+  return null;
+}
+
+function TurnLine({ st, s, myTurn }) {
   const view = st.view;
   const step = stepOf(view);
   const toChoose = (st.turn && st.turn.seats) || [];
@@ -154,8 +163,10 @@ function TurnLine({ st, myTurn }) {
   } else if (toChoose.length) {
     text = `Waiting for ${toChoose.map((seat) => nicknameOf(st, seat)).join(", ")}.`;
   } else text = "";
+  const newest = newestWords(s, st);
   return html`<div class="panel econ-phase">
     <p class="day"><b>Day ${view.day}</b> <span class="muted">(days go 1, 2, 3, 1, 2, 3…)</span></p>
+    ${newest ? html`<p class="econ-newest" id="econ-newest"><b>Latest:</b> ${newest}</p>` : null}
     <p class="phase">${STEP_WORDS[step] || ""}</p>
     <p id="turn-line" class=${`turn-line${myTurn ? " mine" : ""}`} tabindex="-1">${text}
       ${st.turn && st.turn.deadline && toChoose.length ? html` <${TimeLeft} deadline=${st.turn.deadline} />` : null}</p>
@@ -170,7 +181,7 @@ function Board({ st, s, myTurn }) {
   const chosen = new Set(chosenSeats(view, toChoose));
   const asked = new Set(toChoose);
   const fight = lastFight(s.journal);
-  return html`<${TurnLine} st=${st} myTurn=${myTurn} />
+  return html`<${TurnLine} st=${st} s=${s} myTurn=${myTurn} />
     <section class="panel" aria-labelledby="wizards-title">
       <h2 id="wizards-title">The wizards</h2>
       <ul class="wizards">${view.players.map((p, seat) => html`<${Wizard} key=${seat} st=${st} seat=${seat} p=${p} me=${st.you}
