@@ -59,6 +59,9 @@ def test_every_control_of_the_economancy_room_and_table_is_big_enough_to_tap(
     _economancy_room(page, server.url)
     page.locator("details.settings summary").click()  # its checkbox's label in view too
     assert page.evaluate(TOO_SMALL) == [], "the room"
+    start = page.locator("#start").bounding_box()
+    share = page.locator(".room .share").bounding_box()
+    assert start and share and share["y"] - (start["y"] + start["height"]) >= 12, "crowded"
     assert page.evaluate(SIDEWAYS) <= 0
     assert axe_violations(page) == []
 
