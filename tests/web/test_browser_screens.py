@@ -122,6 +122,13 @@ def test_a_wizard_with_no_card_able_to_defend_is_told_before_buying_what_that_ri
     page = _open(new_page, size)
     _economancy_room(page, server.url)
     page.get_by_role("button", name="Start the game").click()
+    # With only the Stipend, investing cannot buy an attack: what it does buy is said.
+    tip = page.locator(".econ-dock #invest-no-attacker")
+    assert tip.inner_text() == (
+        "No card of yours can attack today. Investing still counts: if nobody invests more"
+        " than you, nobody attacks today."
+    )
+    assert tip.is_visible()
     page.locator("#invest-amount").fill("0")
     page.locator("#invest-button").click()
     dock = page.locator(".econ-dock")
@@ -134,6 +141,8 @@ def test_a_wizard_with_no_card_able_to_defend_is_told_before_buying_what_that_ri
 
     page.locator("#buy-worker").click()  # a Worker defends: no warning on the next buy
     page.locator("#dock-title").get_by_text("Your turn: invest").wait_for()
+    if page.locator(".wizard.me .army li").filter(has_text="Worker").count():
+        assert page.locator("#invest-no-attacker").count() == 0  # a Worker attacks too
     page.locator("#invest-amount").fill("0")
     page.locator("#invest-button").click()
     while not dock.get_by_text("Your turn: buy").is_visible():

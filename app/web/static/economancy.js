@@ -192,7 +192,7 @@ function Board({ st, s, myTurn }) {
     <${Journal} s=${s} st=${st} />`;
 }
 
-function InvestForm({ coins, busy, onInvest }) {
+function InvestForm({ coins, canAttack, busy, onInvest }) {
   const [amount, setAmount] = useState("0");
   const n = Number(amount);
   const ok = Number.isInteger(n) && n >= 0 && n <= coins;
@@ -204,6 +204,7 @@ function InvestForm({ coins, busy, onInvest }) {
       <button id="invest-button" type="submit" class="primary" disabled=${busy || !ok}>Invest ${ok ? n : ""}</button>
     </div>
     <p id="invest-help" class="muted small">${ok ? "The single highest investor attacks; a tie for the most means nobody attacks. Everyone pays what they invest." : `Choose a whole number from 0 to ${coins}.`}</p>
+    ${canAttack ? null : html`<p id="invest-no-attacker" class="tip">No card of yours can attack today. Investing still counts: if nobody invests more than you, nobody attacks today.</p>`}
   </form>`;
 }
 
@@ -214,7 +215,7 @@ function Moves({ st, s, actions }) {
   const q = questionFor(view, st.you, (st.turn && st.turn.seats) || []);
   const busy = s.busy;
   let body = null;
-  if (q === "invest") body = html`<${InvestForm} key=${`invest-${view.day}`} coins=${me.coins} busy=${busy} onInvest=${actions.invest} />`;
+  if (q === "invest") body = html`<${InvestForm} key=${`invest-${view.day}`} coins=${me.coins} canAttack=${attackers(me.cards).length > 0} busy=${busy} onInvest=${actions.invest} />`;
   else if (q === "attack") {
     const can = attackers(me.cards); // never 0, the Stipend: [0] stops
     body = html`<div class="moves">
