@@ -167,6 +167,8 @@ def test_figgie_s_settlement_keeps_each_player_s_name_whole_on_any_screen(
     page.goto(f"{server.url}/#/figgie/{fake.game_uuid}")
     page.locator("#fig-clock").wait_for()
     assert page.evaluate(TOO_SMALL) == [], "the market"
+    # The table's rules stay said in full while trading, on a phone too.
+    assert "60 seconds of trading" in page.locator(".table-top").inner_text()
     keys = page.locator("#fig-keys").text_content() or ""
     assert "change it, Enter posts it" in " ".join(keys.split())  # once "change it,Enter"
     fake.advance(10)
