@@ -68,11 +68,11 @@ test("a pool's title says its game where the service's title does not", given, (
   assert.equal(poolTitle("no-such-pool", POOLS), "no-such-pool");
 });
 
-test("a profile's game links to its own kind's table, and to its replay where its game has one", given, () => {
+test("a profile's game links to its own kind's table and replay", given, () => {
   const of = (pool) => gameLinks({ pool, game_uuid: UUID }, POOLS);
   assert.deepEqual(of("standard-2"), { table: `#/game/${UUID}`, replay: `#/replay/${UUID}` });
   assert.deepEqual(of("economancy-3-4"), { table: `#/economancy/${UUID}`, replay: `#/economancy/${UUID}/replay` });
-  assert.deepEqual(of("figgie-4-5"), { table: `#/figgie/${UUID}`, replay: null });
+  assert.deepEqual(of("figgie-4-5"), { table: `#/figgie/${UUID}`, replay: `#/figgie/${UUID}/replay` });
   assert.equal(tableHref({ kind: "figgie", game_uuid: UUID }), tableAt("figgie", UUID));
 });
 

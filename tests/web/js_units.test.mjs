@@ -466,13 +466,16 @@ test("every game of the registry brings each part the shared table asks for, and
 });
 
 test("the replay frame reads every kind's record where the service serves it and links back to its table", async () => {
-  const { recordPath, tableHref } = await import("../../app/web/static/replay.js");
+  const { recordPath } = await import("../../app/web/static/replay.js");
+  const { tableAt: tableHref, replayAt } = await import("../../app/web/static/games.js");
   const id = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0";
   assert.equal(recordPath("blef", id), `/games/${id}/record`); // the established route
   assert.equal(recordPath("economancy", id), `/economancy/games/${id}/record`);
   assert.equal(recordPath("figgie", id), `/figgie/games/${id}/record`);
   assert.equal(tableHref("blef", id), `#/game/${id}`);
   assert.equal(tableHref("figgie", id), `#/figgie/${id}`);
+  assert.equal(replayAt("blef", id), `#/replay/${id}`); // the established page
+  assert.equal(replayAt("economancy", id), `#/economancy/${id}/replay`);
 });
 
 test("the replay frame steps through groups: a day's own first step then the day before's, or a round's moves only", async () => {
@@ -569,4 +572,27 @@ test("Blef's round ends with a snapshot's loser or the loser's closing event", (
   assert.equal(blef.endsRound({ history: [{ action_id: 3 }, { action_id: 88 }] }), false);
   assert.equal(blef.endsRound({ rules: { deck_size: 32 }, history: [{ action_id: 140 }, { action_id: 141 }] }), true);
   assert.equal(blef.endsRound(null), false);
+});
+
+test("a table offers each game's computer players gentlest first, and others after in the service's order", async () => {
+  const { levelsOffered } = await import("../../app/web/static/kindview.js");
+  const econ = GAMES.economancy;
+  const offered = levelsOffered(econ, ["planner", "greedy_attack", "mystery", "random"]);
+  assert.deepEqual(offered.map((l) => l.agent), ["random", "greedy_attack", "planner", "mystery"]);
+  assert.equal(offered[0].label, "Beginner", "the one chosen when nobody has chosen");
+  assert.deepEqual(offered[3], { agent: "mystery", label: "mystery", words: "" });
+  assert.deepEqual(levelsOffered(GAMES.figgie, ["zeta", "alpha"]).map((l) => l.agent), ["zeta", "alpha"]);
+  assert.deepEqual(levelsOffered(econ, undefined), []);
+  for (const [kind, g] of Object.entries(GAMES)) {
+    const all = levelsOffered(g, [...g.levels.map((l) => l.agent)].reverse());
+    assert.deepEqual(all.map((l) => l.agent), g.levels.map((l) => l.agent), `${kind}: the game's own order`);
+  }
+});
+
+test("a level's name takes the article its first letter asks for", async () => {
+  const { withArticle } = await import("../../app/web/static/ui.js");
+  assert.equal(withArticle("Attacker"), "An Attacker");
+  assert.equal(withArticle("Intermediate"), "An Intermediate");
+  assert.equal(withArticle("Beginner"), "A Beginner");
+  assert.equal(withArticle("Market maker"), "A Market maker");
 });

@@ -226,6 +226,8 @@ function moves({ s, act, changed, sendSetup }) {
 
 /** Blef, as the registry (games.js) knows it. */
 export const blef = Object.freeze({
+  // the ladder's queue: what a rated table of a pool plays (app/ladder/queue.py makes it)
+  ratedTerms: (pool) => `Classic rules, ${pool.time_limit || 60} s per move.`,
   kind: "blef",
   name: "Blef",
   scoreUnit: ["point", "points"], // Blef has no scores: places come from who went out when

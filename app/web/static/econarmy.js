@@ -71,9 +71,9 @@ export function Shop({ st }) {
         const k = cardOf(o.name);
         return html`<tr key=${o.name} class=${o.left ? "" : "sold-out"}>
           <th scope="row">${o.name}${k.text ? html`<small class="muted">${k.text}</small>` : null}</th>
-          <td>${o.cost}</td><td>${o.left || "none"}</td>
-          <td>${k.attacks ? attackOf(o.name, st.rules) : `(${attackOf(o.name, st.rules)})`} / ${k.defence}</td>
-          <td>${k.points || ""}</td><td>${o.name === "Magic Bean Stock" ? "a third of your coins" : k.income.join(" / ")}</td></tr>`;
+          <td data-label="Price">${o.cost}</td><td data-label="Left">${o.left || "none"}</td>
+          <td data-label="Attack / defence">${k.attacks ? attackOf(o.name, st.rules) : `(${attackOf(o.name, st.rules)})`} / ${k.defence}</td>
+          <td data-label="Points">${k.points || ""}</td><td data-label="Income day 1 / 2 / 3">${o.name === "Magic Bean Stock" ? "a third of your coins" : k.income.join(" / ")}</td></tr>`;
       })}</tbody></table></div>
   </section>`;
 }

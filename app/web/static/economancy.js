@@ -51,7 +51,16 @@ function TimeLeft({ deadline, prefix = "" }) {
   return html`<span class=${`countdown ${left <= 5 ? "critical" : left <= 10 ? "low" : "calm"}`}>${prefix}${left} s left</span>`;
 }
 
-function TurnLine({ st, myTurn }) {
+/** The newest thing that happened, in words (the journal's newest line), or null. */
+function newestWords(s, st) {
+  for (let i = s.journal.length - 1; i >= 0; i--) {
+    const words = eventWords(s.journal[i].event, names(st), st.rules);
+    if (words) return words;
+  }
+  return null;
+}
+
+function TurnLine({ st, s, myTurn }) {
   const view = st.view;
   const step = stepOf(view);
   const toChoose = (st.turn && st.turn.seats) || [];
@@ -65,8 +74,10 @@ function TurnLine({ st, myTurn }) {
   } else if (toChoose.length) {
     text = `Waiting for ${toChoose.map((seat) => nicknameOf(st, seat)).join(", ")}.`;
   } else text = "";
+  const newest = newestWords(s, st);
   return html`<div class="panel econ-phase">
     <p class="day"><b>Day ${view.day}</b> <span class="muted">(days go 1, 2, 3, 1, 2, 3…)</span></p>
+    ${newest ? html`<p class="econ-newest" id="econ-newest"><b>Latest:</b> ${newest}</p>` : null}
     <p class="phase">${STEP_WORDS[step] || ""}</p>
     <p id="turn-line" class=${`turn-line${myTurn ? " mine" : ""}`} tabindex="-1">${text}
       ${st.turn && st.turn.deadline && toChoose.length ? html` <${TimeLeft} deadline=${st.turn.deadline} />` : null}</p>
@@ -81,7 +92,7 @@ function Board({ st, s, myTurn }) {
   const chosen = new Set(chosenSeats(view, toChoose));
   const asked = new Set(toChoose);
   const fight = lastFight(s.journal);
-  return html`<${TurnLine} st=${st} myTurn=${myTurn} />
+  return html`<${TurnLine} st=${st} s=${s} myTurn=${myTurn} />
     <section class="panel" aria-labelledby="wizards-title">
       <h2 id="wizards-title">The wizards</h2>
       <ul class="wizards">${view.players.map((p, seat) => html`<${Wizard} key=${seat} st=${st} seat=${seat} p=${p} me=${st.you}
@@ -92,7 +103,7 @@ function Board({ st, s, myTurn }) {
     <${Journal} s=${s} st=${st} />`;
 }
 
-function InvestForm({ coins, busy, onInvest }) {
+function InvestForm({ coins, canAttack, busy, onInvest }) {
   const [amount, setAmount] = useState("0");
   const n = Number(amount);
   const ok = Number.isInteger(n) && n >= 0 && n <= coins;
@@ -104,6 +115,7 @@ function InvestForm({ coins, busy, onInvest }) {
       <button id="invest-button" type="submit" class="primary" disabled=${busy || !ok}>Invest ${ok ? n : ""}</button>
     </div>
     <p id="invest-help" class="muted small">${ok ? "The single highest investor attacks; a tie for the most means nobody attacks. Everyone pays what they invest." : `Choose a whole number from 0 to ${coins}.`}</p>
+    ${canAttack ? null : html`<p id="invest-no-attacker" class="tip">No card of yours can attack today. Investing still counts: if nobody invests more than you, nobody attacks today.</p>`}
   </form>`;
 }
 
@@ -114,7 +126,7 @@ function Moves({ st, s, actions }) {
   const q = questionFor(view, st.you, (st.turn && st.turn.seats) || []);
   const busy = s.busy;
   let body = null;
-  if (q === "invest") body = html`<${InvestForm} key=${`invest-${view.day}`} coins=${me.coins} busy=${busy} onInvest=${actions.invest} />`;
+  if (q === "invest") body = html`<${InvestForm} key=${`invest-${view.day}`} coins=${me.coins} canAttack=${attackers(me.cards).length > 0} busy=${busy} onInvest=${actions.invest} />`;
   else if (q === "attack") {
     const can = attackers(me.cards); // never 0, the Stipend: [0] stops
     body = html`<div class="moves">
@@ -134,7 +146,9 @@ function Moves({ st, s, actions }) {
       })}</div>`;
   } else if (q === "buy") {
     const offers = shopOffers(view.shop, me.coins).filter((o) => o.affordable);
-    body = html`<p class="muted small">You have ${me.coins} coin${me.coins === 1 ? "" : "s"} and ${me.buys} buy${me.buys === 1 ? "" : "s"}. If more players name a card than there are copies left, nobody gets it and they still pay.</p>
+    const unguarded = !me.cards.some((c) => cardOf(c.name).defends > 0);
+    body = html`${unguarded ? html`<p class="warning" id="no-defender"><b>Your army has no card able to defend:</b> if another wizard attacks, you are out of the game. Every card in the shop can defend.</p>` : null}
+      <p class="muted small">You have ${me.coins} coin${me.coins === 1 ? "" : "s"} and ${me.buys} buy${me.buys === 1 ? "" : "s"}. If more players name a card than there are copies left, nobody gets it and they still pay.</p>
       <div class="moves">${offers.map((o) => html`<button key=${o.name} id=${`buy-${o.name.toLowerCase().replace(/[^a-z]+/g, "-")}`} disabled=${busy}
         onClick=${() => actions.buy(o.name)}>Buy ${o.name} for ${o.cost}</button>`)}
         <button id="pass-button" disabled=${busy} onClick=${() => actions.buy(PASS)}>Pass</button></div>`;
@@ -225,6 +239,8 @@ function Round({ snap, headingId }) {
 export { LEVELS };
 
 export const economancy = Object.freeze({
+  // the ladder's queue: what a rated table of a pool plays (app/ladder/queue.py makes it)
+  ratedTerms: (pool) => `All 13 shop cards; ${pool.time_limit || 60} s for each choice, or your safest choice is made for you.`,
   kind: "economancy",
   name: "Economancy",
   scoreUnit: ["point", "points"], // the points of each army

@@ -12,8 +12,8 @@ export function CardsTable() {
       <th scope="col">Income day 1 / 2 / 3</th><th scope="col">In the first 8</th></tr></thead>
     <tbody>${CARDS.map((c) => html`<tr key=${c.name}>
       <th scope="row">${c.name}${c.text ? html`<small class="muted">${c.text}</small>` : null}</th>
-      <td>${c.cost ?? "not sold"}</td><td>${c.attacks || c.defends ? `${c.attack} / ${c.defence}` : "–"}</td><td>${c.points || ""}</td>
-      <td>${c.name === "Magic Bean Stock" ? "a third of your coins" : c.income.join(" / ")}</td><td>${c.cost === null ? "" : c.simple ? "yes" : "no"}</td></tr>`)}</tbody>
+      <td data-label="Price">${c.cost ?? "not sold"}</td><td data-label="Attack / defence">${c.attacks || c.defends ? `${c.attack} / ${c.defence}` : "–"}</td><td data-label="Points">${c.points || ""}</td>
+      <td data-label="Income day 1 / 2 / 3">${c.name === "Magic Bean Stock" ? "a third of your coins" : c.income.join(" / ")}</td><td data-label="In the first 8">${c.cost === null ? "" : c.simple ? "yes" : "no"}</td></tr>`)}</tbody>
   </table></div>`;
 }
 

@@ -49,6 +49,8 @@ function HostRules({ st }) {
 }
 
 export const figgie = Object.freeze({
+  // the ladder's queue: what a rated table of a pool plays (app/ladder/queue.py makes it)
+  ratedTerms: () => "Standard rules: 350 chips each, 240 seconds of trading for everyone at once.",
   kind: "figgie",
   name: "Figgie",
   scoreUnit: ["chip", "chips"], // final chips are the scores places come from

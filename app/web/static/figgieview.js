@@ -307,7 +307,7 @@ export function Board({ st, s, actions }) {
     ${settled ? null : html`<section class="panel fig-market" aria-labelledby="fig-market-title">
       <h2 id="fig-market-title">The market</h2>
       ${you !== null ? html`<p class="fig-keys muted small" id="fig-keys">Buy takes the best ask, Sell the best bid. A bid or ask goes up at the price typed (or the one in grey).
-        Any trade cancels every quote. <span class="fig-shortcuts">Keys: <kbd>S</kbd> <kbd>C</kbd> <kbd>H</kbd> <kbd>D</kbd> go to that suit's bid price; in a price box <kbd>↑</kbd> <kbd>↓</kbd> change it,
+        Any trade cancels every quote. <span class="fig-shortcuts">Keys: <kbd>S</kbd> <kbd>C</kbd> <kbd>H</kbd> <kbd>D</kbd> go to that suit's bid price; in a price box <kbd>↑</kbd> <kbd>↓</kbd> change it,${" "}
         <kbd>Enter</kbd> posts it, <kbd>Esc</kbd> empties it.</span></p>` : null}
       <ul class="fig-suits">${SUITS.map((suit) => html`<${SuitRow} key=${suit} suit=${suit} view=${view} me=${you} seats=${seats}
         problem=${problems[suit]} actions=${actions} />`)}</ul>

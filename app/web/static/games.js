@@ -20,30 +20,9 @@
 import { blef } from "./blefview.js";
 import { economancy } from "./economancy.js";
 import { figgie } from "./figgie.js";
+import { replayHref } from "./kindview.js";
 
-/** Each game's part of the ladder's screens (the queue, the leaderboards, the profiles: ladder.js,
- * ladderview.js, profileview.js), joined to its entry below: those screens name no game
- * themselves. `ratedTerms` says what a rated table of a pool (GET /ladder/pools) plays: the
- * game's default rules (app/ladder/queue.py makes its tables with them) and the pool's time
- * limit; `replayOf` where a finished game is replayed step by step, or null if the game has
- * no replay page (its table, `tableAt`, still shows how it ended). */
-const LADDER_PARTS = {
-  blef: {
-    ratedTerms: (pool) => `Classic rules, ${pool.time_limit || 60} s per move.`,
-    replayOf: (game) => `#/replay/${game}`,
-  },
-  economancy: {
-    ratedTerms: (pool) => `All 13 shop cards; ${pool.time_limit || 60} s for each choice, or your safest choice is made for you.`,
-    replayOf: (game) => `#/economancy/${game}/replay`,
-  },
-  figgie: {
-    ratedTerms: () => "Standard rules: 350 chips each, 240 seconds of trading for everyone at once.",
-    replayOf: () => null,
-  },
-};
-
-export const GAMES = Object.freeze(Object.fromEntries(Object.entries({ blef, economancy, figgie })
-  .map(([kind, entry]) => [kind, Object.freeze({ ...entry, ...LADDER_PARTS[kind] })])));
+export const GAMES = Object.freeze({ blef, economancy, figgie });
 
 /** The kind a table is of when nothing says otherwise: the established routes are Blef's. */
 export const DEFAULT_KIND = "blef";
@@ -62,6 +41,10 @@ export function gameOf(kind = DEFAULT_KIND) {
 /** Where a table of a kind is played in this page: Blef's at `#/game/<uuid>`, another kind's
  * at `#/<kind>/<uuid>`. */
 export const tableAt = (kind, game) => (isTableKind(kind) ? `#/${kind}/${game}` : `#/game/${game}`);
+
+/** Where a finished game of a kind is replayed step by step (replay.js): Blef's at its
+ * established `#/replay/<uuid>`, another kind's at `#/<kind>/<uuid>/replay`. */
+export const replayAt = (kind, game) => (isTableKind(kind) ? replayHref(kind, game) : `#/replay/${game}`);
 
 /** What each game's entry brings, by type: the checklist of a new game's part of the table
  * (tests/web/js_units.test.mjs holds every entry to it). */
@@ -91,7 +74,6 @@ export const PARTS = Object.freeze({
   prefChanged: "function", // a setting changed: (ctx, name, value)
   moves: "function", // the game's actions: (ctx) => {name: function}
   ratedTerms: "function", // the ladder's queue: a rated table's rules and pace, in words: (pool) => text
-  replayOf: "function", // the ladder's profile: a finished game's replay page, or null: (game) => hash
 });
 
 /** What each game's `replay` brings to the replay frame (replay.js), which loads the record

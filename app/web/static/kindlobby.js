@@ -6,6 +6,7 @@ import { useEffect, useState } from "./hooks.js";
 import { api, keepSeat, saveName } from "./api.js";
 import { gameOf, tableKinds } from "./games.js";
 import { fail, html, toast } from "./ui.js";
+import { levelsOffered } from "./kindview.js";
 
 /** The rules a host chooses as a table of a kind is made: {rule: {legend, choices: [[value,
  * words]]}}; rules not listed keep the service's defaults. */
@@ -68,7 +69,7 @@ function KindPanel({ kind, checkName }) {
   const id = (part) => `${kind}-${part}`;
   if (info === false) return html`<section class="panel" aria-labelledby=${id("title")}>
     <h2 id=${id("title")}>${title}</h2><p class="muted">${title} tables are not open on this server yet.</p></section>`;
-  const agents = ((info && info.agents) || []).map((a) => g.levelOf(a) || { agent: a, label: a, words: "" });
+  const agents = levelsOffered(g, info && info.agents);
   const level = agents.find((l) => l.agent === agent) || agents[0] || null;
   const maxAi = info ? info.max_seats - 1 : 1;
   const minAi = info ? Math.min(maxAi, Math.max(1, info.min_seats - 1)) : 1; // enough to start
@@ -130,9 +131,9 @@ function KindPanel({ kind, checkName }) {
       <button id=${id("create")} disabled=${busy || !info} onClick=${create}>Create ${/^[AEIOU]/.test(title) ? "an" : "a"} ${title} table</button>
       <span class="muted">then share its link; you may add computer players too.</span>
     </div>
-    <h3 id=${id("public")}>Public ${title} tables waiting for players</h3>
+    <h3 id=${id("public-title")}>Public ${title} tables waiting for players</h3>
     ${tables === null ? html`<p class="muted">Looking for tables…</p>` : !tables.length ? html`<p class="muted">No public ${title} table is waiting right now.</p>`
-      : html`<ul class="games" aria-labelledby=${id("public")}>${tables.map((t) => html`<li key=${t.game_uuid}>
+      : html`<ul class="games" aria-labelledby=${id("public-title")}>${tables.map((t) => html`<li key=${t.game_uuid}>
         <div><b>Room ${t.room}</b><div class="muted">${t.seats.length} of ${t.max_seats} seats taken</div>
           <div class="small">${t.seats.join(", ") || "nobody yet"}</div></div>
         <a class="button" href=${`#/${kind}/${t.game_uuid}`} aria-label=${`Join ${title} room ${t.room}`}>Join</a></li>`)}</ul>`}

@@ -9,10 +9,24 @@ import { useEffect, useMemo, useReducer, useRef, useState } from "./hooks.js";
 import { api } from "./api.js";
 import { adminOf, createKindTable, nicknameOf } from "./kindstore.js";
 import { RevealDialog } from "./reveal.js";
-import { html, toast } from "./ui.js";
+import { html, toast, withArticle } from "./ui.js";
 import { Reactions } from "./reactions.js";
 import { useHeld } from "./held.js";
 import { SetupProblems } from "./setup.js";
+
+/** The computer players a table of game `g` offers (the service's `agents`), in the order of
+ * the game's own levels (the gentlest first, the one chosen when nobody has chosen), then
+ * the others in the service's order; each keeps the name the service gave it. */
+export function levelsOffered(g, agents) {
+  const rank = (agent) => {
+    const i = g.levels.findIndex((l) => l.agent === agent);
+    return i < 0 ? g.levels.length : i;
+  };
+  return (agents || [])
+    .map((agent, i) => ({ level: { ...(g.levelOf(agent) || { label: agent, words: "" }), agent }, i }))
+    .sort((x, y) => rank(x.level.agent) - rank(y.level.agent) || x.i - y.i)
+    .map((x) => x.level);
+}
 
 /** The places of a finished game, best first: [{place, seat, nickname, score}]. */
 export function placesOf(body) {
@@ -145,7 +159,7 @@ function useKind(kind, g) {
     api(`/${kind}`).then(({ data }) => alive && setInfo(data)).catch(() => alive && setInfo({}));
     return () => { alive = false; };
   }, [kind]);
-  const levels = ((info && info.agents) || []).map((agent) => g.levelOf(agent) || { agent, label: agent, words: "" });
+  const levels = levelsOffered(g, info && info.agents);
   return { levels, max: (info && info.max_seats) || null };
 }
 
@@ -184,7 +198,7 @@ function Room({ g, kind, s, st, me, seated, admin, actions }) {
         <label class="field-inline" for="agent">Computer player</label>
         <select id="agent" value=${chosen.agent} onChange=${(e) => setAgent(e.currentTarget.value)}>
           ${levels.map((l) => html`<option key=${l.agent} value=${l.agent}>${l.label}</option>`)}</select>
-        <button id="invite" disabled=${!!maxSeats && st.seats.length >= maxSeats} onClick=${() => actions.act("ai", { agent: chosen.agent }, `A ${chosen.label} computer player joined.`)}>Invite computer player</button>
+        <button id="invite" disabled=${!!maxSeats && st.seats.length >= maxSeats} onClick=${() => actions.act("ai", { agent: chosen.agent }, `${withArticle(chosen.label)} computer player joined.`)}>Invite computer player</button>
       </div>
       <p class="muted small">${chosen.words}</p>` : null}
       <button id="start" class="primary big" disabled=${s.busy} onClick=${() => actions.act("start", undefined, "The game started.")}>Start the game</button>

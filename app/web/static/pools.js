@@ -4,7 +4,7 @@
 // game. Pure helpers first (tested under node), then the hook the screens read the list by.
 import { useEffect, useState } from "./hooks.js";
 import { api } from "./api.js";
-import { DEFAULT_KIND, gameOf, tableAt } from "./games.js";
+import { DEFAULT_KIND, gameOf, replayAt, tableAt } from "./games.js";
 import { shownName } from "./playernames.js";
 
 let known = []; // the service's list, once it has answered
@@ -129,11 +129,10 @@ export function mostPlayedPool(ratings) {
   return most ? most.pool : null;
 }
 
-/** Where a profile's game is, by its pool's game: {table, replay} (replay null where the
- * game has no replay page). */
+/** Where a profile's game is, by its pool's game: {table, replay}. */
 export function gameLinks(game, pools) {
   const kind = kindOfPool(game.pool, pools);
-  return { table: tableAt(kind, game.game_uuid), replay: gameOfPool(game.pool, pools).replayOf(game.game_uuid) };
+  return { table: tableAt(kind, game.game_uuid), replay: replayAt(kind, game.game_uuid) };
 }
 
 /** A profile's game, its players by place in words: "alice beat bob", and a tie said as one

@@ -83,8 +83,7 @@ function HistoryTable({ games, pools, handle }) {
       <td>${(g.opponents || []).map((o, i) => html`${i ? ", " : ""}<a href=${`#/player/${encodeURIComponent(o.handle)}`}>${shownName(o.handle)}</a>`)}</td>
       <td>${poolTitle(g.pool, pools)}</td>
       <td><a href=${links.table} aria-label=${`The ${game} table of ${at}`}>${game}</a></td>
-      <td>${links.replay ? html`<a href=${links.replay} aria-label=${`Replay of the game of ${at}: ${byPlaces(g, handle)}`}>Replay</a>`
-        : html`<span class="muted">No replay</span>`}</td></tr>`;
+      <td><a href=${links.replay} aria-label=${`Replay of the game of ${at}: ${byPlaces(g, handle)}`}>Replay</a></td></tr>`;
     })}</tbody>
   </table></div>`;
 }

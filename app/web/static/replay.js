@@ -10,14 +10,11 @@
 import { useEffect, useState } from "./hooks.js";
 import { api, seatOf } from "./api.js";
 import { words } from "./errors.js";
-import { DEFAULT_KIND, gameOf } from "./games.js";
+import { DEFAULT_KIND, gameOf, tableAt } from "./games.js";
 import { html } from "./ui.js";
 
 /** Where a finished game's record is read (Blef's established route, or the contract's). */
 export const recordPath = (kind, game) => (kind === DEFAULT_KIND ? `/games/${game}/record` : `/${kind}/games/${game}/record`);
-
-/** Where a table of a kind is opened in the page. */
-export const tableHref = (kind, game) => (kind === DEFAULT_KIND ? `#/game/${game}` : `#/${kind}/${game}`);
 
 /** The first and last step the step buttons reach from `i`: the whole game, or the group
  * of step `i` when the game steps within a group (Blef: the moves of one round). */
@@ -108,7 +105,7 @@ export function Replay({ game, kind = DEFAULT_KIND }) {
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, [record]);
-  const back = html`<p class="row"><a class="button" href=${tableHref(kind, game)} id="replay-to-table">Back to the table</a>
+  const back = html`<p class="row"><a class="button" href=${tableAt(kind, game)} id="replay-to-table">Back to the table</a>
     <a class="button" href="#/">Back to the lobby</a></p>`;
   if (error) {
     return html`<section class="panel"><h1 id="page-heading" tabindex="-1">Replay of this ${g.name} game</h1>

@@ -10,7 +10,7 @@ import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
 import { RatedLine, SeatRatedLine, useRatedTable } from "./ratedtable.js";
 import { api } from "./api.js";
-import { fail, html, toast } from "./ui.js";
+import { fail, html, toast, withArticle } from "./ui.js";
 import { shownName, tableTitle } from "./playernames.js";
 import { loadHandleRules, nicknameProblem } from "./namerules.js";
 
@@ -145,7 +145,7 @@ function Room({ g, s, st, me, seated, admin, actions }) {
         <label class="field-inline" for="agent">Computer player</label>
         <select id="agent" value=${agent} onChange=${(e) => setAgent(e.currentTarget.value)}>
           ${LEVELS.map((l) => html`<option key=${l.agent} value=${l.agent}>${l.label}</option>`)}</select>
-        <button onClick=${() => actions.act("invite-aiagent", { agent_name: agent }, `A ${LEVELS.find((l) => l.agent === agent).label} computer player joined.`)}>Invite computer player</button>
+        <button onClick=${() => actions.act("invite-aiagent", { agent_name: agent }, `${withArticle(LEVELS.find((l) => l.agent === agent).label)} computer player joined.`)}>Invite computer player</button>
       </div>
       <p class="muted small">${LEVELS.find((l) => l.agent === agent).words}</p>
       <div class="row">

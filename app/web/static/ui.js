@@ -65,3 +65,7 @@ export function fail(error) {
   toast(text, true);
   announce(text);
 }
+
+/** A word with its indefinite article, for a level's name in a sentence: "An Attacker",
+ * "A Beginner" (by the first letter: every level's name is an English word). */
+export const withArticle = (word) => `${/^[aeiou]/i.test(word) ? "An" : "A"} ${word}`;
