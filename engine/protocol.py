@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, runtime_checkable
 
 from engine.dealing import SeedSource
 
@@ -232,6 +232,14 @@ class GameState(Protocol[MoveT]):
         ...
 
 
+RecordStyle = Literal["log", "final_view", "rounds"]
+"""How a game's record is kept. ``"log"``: the table keeps the game's public events as it is
+played, and the record plays them again through the engine (Economancy). ``"final_view"``:
+nothing is kept while it is played, since the finished game's view, shown to everyone, holds
+all of it (Figgie: every trade, hand and the deal's seed). ``"rounds"``: the game keeps its
+own record (Blef's round snapshots, its established ``/games/{uuid}/record``)."""
+
+
 class GameDefinition(Protocol[RulesT, MoveT, StateT_co]):
     """What a game declares (see the module docstring)."""
 
@@ -241,6 +249,9 @@ class GameDefinition(Protocol[RulesT, MoveT, StateT_co]):
     """Its name for people."""
     min_seats: int
     max_seats: int
+    record: RecordStyle
+    """How a finished game is told again step by step (its record, for a replay): see
+    :data:`RecordStyle`."""
 
     def default_rules(self) -> RulesT: ...
 

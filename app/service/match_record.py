@@ -1,7 +1,8 @@
 """A finished table's record: the game step by step, played again from its public events
 (Economancy), or the finished game as everyone sees it at the end (Figgie).
 
-**The log.** While a table of a kind that keeps a record (:data:`RECORDED`: Economancy) is
+**The log.** While a table of a game whose definition keeps a log (its ``record`` is
+``"log"``, :data:`engine.protocol.RecordStyle`: Economancy) is
 played, the write path stores, beside the match's own stored form, the log of its public
 events (``state["log"]``): the events of every change from the start on, each as
 ``Event.to_dict()`` gives it and as the table's body showed it to every reader at the time,
@@ -19,7 +20,7 @@ replay is never shown as the game). Each step is what one revealed event's moves
 events they made, the spectator's view after them (the course protocol's state JSON, the
 very view the table shows) and the day counted from the start.
 
-**A game that shows everything at its end** (:data:`SHOWN_AT_END`: Figgie, whose settled
+**A game that shows everything at its end** (``record`` ``"final_view"``: Figgie, whose settled
 view holds every trade of the tape, every hand, the deck and the deal's seed) keeps no log:
 its record is the spectator's view of the finished game, the very view the table shows
 everyone once it is settled, from which the page steps through the trades. Nothing in either
@@ -46,15 +47,6 @@ LOG: Final = "log"
 """The key of the log in a match's stored form (never ``history``: Blef's moves, which the
 metrics read)."""
 
-RECORDED: Final = frozenset({"economancy"})
-"""The kinds whose tables keep a log and answer their record, step by step."""
-
-SHOWN_AT_END: Final = frozenset({"figgie"})
-"""The kinds whose record is the finished game's spectator view (it shows everything)."""
-
-RECORD_KINDS: Final = RECORDED | SHOWN_AT_END
-"""Every kind that answers ``GET /{kind}/games/{uuid}/record``."""
-
 _NOT_LOGGED: Final = frozenset({"chose"})
 
 
@@ -64,7 +56,7 @@ def logged_state(before: Mapping[str, Any], match: Match) -> dict[str, Any]:
     begins with the ``started`` event: a table still in the lobby, or a game started before
     logs were kept, has none."""
     state = match.to_dict()
-    if match.kind not in RECORDED:
+    if match.definition.record != "log":
         return state
     kept = before.get(LOG)
     if kept is None and not any(event.kind == "started" for event in match.events):
@@ -96,10 +88,11 @@ def record_body(game_uuid: str, room: int, state: Mapping[str, Any]) -> Body:
         ],
         "result": None if result is None else result.to_dict(),
     }
-    if match.kind in SHOWN_AT_END:
+    style = match.definition.record
+    if style == "final_view":
         return {**head, "view": match.view(None)}
     log = state.get(LOG)
-    if match.kind not in RECORDED or not isinstance(log, list) or not log:
+    if style != "log" or not isinstance(log, list) or not log:
         raise RecordNotKept
     return {**head, "steps": list(replay(match, log))}
 

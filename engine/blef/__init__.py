@@ -42,6 +42,7 @@ class BlefDefinition:
     title: Final = "Blef"
     min_seats: Final = MIN_PLAYERS
     max_seats: Final = MAX_PLAYERS
+    record: Final = "rounds"
 
     def default_rules(self) -> Rules:
         return CLASSIC

@@ -29,7 +29,7 @@ from engine.dealing import SeedSource
 from engine.economancy.cards import CARDS, PASS
 from engine.economancy.rules import EconomancyRules
 from engine.economancy.state import EconomancyState, Move
-from engine.protocol import InvalidRules, Json, MalformedMove
+from engine.protocol import InvalidRules, Json, MalformedMove, RecordStyle
 
 _CANONICAL: Final[dict[str, str]] = {c.name.casefold(): c.name for c in CARDS if c.cost}
 _CANONICAL[PASS.casefold()] = PASS
@@ -78,6 +78,7 @@ class EconomancyGame:
     title: ClassVar[str] = "Economancy"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 4
+    record: ClassVar[RecordStyle] = "log"
 
     def default_rules(self) -> EconomancyRules:
         return EconomancyRules()

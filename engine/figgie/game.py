@@ -52,6 +52,7 @@ from engine.protocol import (
     InvalidRules,
     Json,
     MalformedMove,
+    RecordStyle,
     Result,
     Seat,
     Turn,
@@ -311,6 +312,7 @@ class FiggieGame:
     title = "Figgie"
     min_seats = 4
     max_seats = 5
+    record: RecordStyle = "final_view"
 
     def default_rules(self) -> FiggieRules:
         return FiggieRules()
