@@ -11,10 +11,12 @@ import { RoundSummary } from "./blefround.js";
 import { CommonCards, MateHands, RulesLine, RulesSetup, TeamChoice, TeamMark, TeamsHelp } from "./rulesview.js";
 import { levelOf, LEVELS, maxCardsChoices, standingBet, tipFor } from "./bleftable.js";
 import { Card, Cards, html } from "./ui.js";
-import { ratedSeatOf, SeatRating } from "./ratedtable.js";
 import { shownName } from "./playernames.js";
 
-function Felt({ st, me, s, rated }) {
+/** The felt: the seats around the table. `ratings` (given by the shared table at a rated
+ * table, else absent): `of(p)` a player's rated seat or null, and `Rating`, its rating's part. */
+function Felt({ st, me, s, ratings }) {
+  const ratedOf = (p) => (ratings ? ratings.of(p) : null);
   const seats = st.players;
   const mine = seats.findIndex((p) => p.nickname === me);
   const order = mine > 0 ? [...seats.slice(mine), ...seats.slice(0, mine)] : seats;
@@ -29,9 +31,9 @@ function Felt({ st, me, s, rated }) {
         const turn = st.cp_nickname === p.nickname;
         return html`<li key=${p.nickname} class=${`seat${turn ? " turn" : ""}${out ? " out" : ""}${p.nickname === me ? " me" : ""}`}
           style=${{ left: `${50 + 41 * Math.cos(angle)}%`, top: `${50 + 40 * Math.sin(angle)}%` }}>
-          <span class="nick">${ratedSeatOf(rated, p) ? html`<a class="name" title=${shownName(p.nickname)} href=${`#/player/${encodeURIComponent(ratedSeatOf(rated, p).handle)}`}>${shownName(p.nickname)}</a>`
+          <span class="nick">${ratedOf(p) ? html`<a class="name" title=${shownName(p.nickname)} href=${`#/player/${encodeURIComponent(ratedOf(p).handle)}`}>${shownName(p.nickname)}</a>`
             : html`<span class="name" title=${shownName(p.nickname)}>${shownName(p.nickname)}</span>`}${p.nickname === me ? html`<span class="you-mark">(you)</span>` : null}</span>
-          <${SeatRating} seat=${ratedSeatOf(rated, p)} />
+          ${ratings ? html`<${ratings.Rating} seat=${ratedOf(p)} />` : null}
           <${TeamMark} team=${p.team} />
           <span class="count">${out ? "out of the game" : `${p.n_cards} card${p.n_cards === 1 ? "" : "s"}`}</span>
           ${turn ? html`<span class="to-move">to move${st.move_deadline ? html`, <${Countdown} st=${st} s=${s} />` : ""}</span>` : null}
@@ -133,8 +135,8 @@ function Tip({ st, me, myTurn, s, actions }) {
 }
 
 /** The game in play, as Blef shows it between the game-over panel and the reactions. */
-function Board({ st, s, me, seated, myTurn, actions, rated }) {
-  return html`<${Felt} st=${st} me=${me} s=${s} rated=${rated} />
+function Board({ st, s, me, seated, myTurn, actions, ratings }) {
+  return html`<${Felt} st=${st} me=${me} s=${s} ratings=${ratings} />
     <${TurnLine} st=${st} me=${me} myTurn=${myTurn} s=${s} />
     ${st.status === "Running" && s.tips && seated ? html`<${Tip} st=${st} me=${me} myTurn=${myTurn} s=${s} actions=${actions} />` : null}
     <${RoundBets} history=${st.history || []} st=${st} />`;

@@ -52,7 +52,7 @@ export const PARTS = Object.freeze({
   kind: "string", // as the service names it
   name: "string", // in the page's title
   scoreUnit: "object", // what its scores count, one and many: ["chip", "chips"]
-  Board: "function", // the game in play: ({st, s, me, seated, myTurn, actions})
+  Board: "function", // the game in play: ({st, s, me, seated, myTurn, actions, ratings}); ratings at a rated table: {of(p), Rating}
   Moves: "function", // the move controls on this person's turn: ({st, s, actions})
   Summary: "function", // words under the heading: ({st, lobby})
   RulesLine: "function", // the rules in words: ({st})

@@ -8,7 +8,7 @@ import { createTable } from "./tablestore.js";
 import { Reactions } from "./reactions.js";
 import { RevealDialog } from "./reveal.js";
 import { RatedResult } from "./ladderview.js";
-import { RatedLine, SeatRatedLine, useRatedTable } from "./ratedtable.js";
+import { RatedLine, ratedSeatOf, SeatRatedLine, SeatRating, useRatedTable } from "./ratedtable.js";
 import { api } from "./api.js";
 import { fail, html, toast, withArticle } from "./ui.js";
 import { shownName, tableTitle } from "./playernames.js";
@@ -93,7 +93,7 @@ export function TableScreen({ game, kind }) {
     </section>
     ${lobby ? html`<${Room} g=${g} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
     ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} s=${s} me=${me} seated=${seated} actions=${actions} game=${game} />` : null}
-    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} rated=${rated} />` : null}
+    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} ratings=${rated ? { of: (p) => ratedSeatOf(rated, p), Rating: SeatRating } : null} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
     <${SeatTools} st=${st} s=${s} seated=${seated} actions=${actions} game=${game} />
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
