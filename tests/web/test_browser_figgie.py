@@ -24,27 +24,8 @@ from benchmarks.load import Server
 from engine.figgie.decks import SUITS, goal_probabilities
 from engine.figgie.game import Order
 from engine.figgie.market import LIFT
-from tests.web.figgie.fake import FakeFiggie
+from tests.web.figgie.fake import SIZES, FakeFiggie, open_table
 from tests.web.pages import axe_violations, settled_count, with_axe
-
-SIZES = {"phone": (390, 844), "desktop": (1100, 900)}
-
-
-def open_table(
-    new_page: Any, server: Server, fake: FakeFiggie, size: str, seated: bool = True
-) -> Any:
-    page = new_page(*SIZES[size])
-    with_axe(page)
-    page.route(re.compile(r".*/figgie/games/.*"), fake.handle)
-    page.goto(server.url + "/")
-    if seated:
-        seat = json.dumps({"player_uuid": fake.secret, "nickname": fake.nickname})
-        page.evaluate(
-            "([k, v]) => localStorage.setItem(k, v)", [f"blef:seat:{fake.game_uuid}", seat]
-        )
-    page.goto(f"{server.url}/#/figgie/{fake.game_uuid}")
-    page.locator("#fig-clock").wait_for()
-    return page
 
 
 def version_shown(page: Any, fake: FakeFiggie, me: int | None = 0) -> None:

@@ -20,11 +20,10 @@ import pytest
 from playwright.sync_api import expect
 
 from benchmarks.load import Server
-from tests.web.figgie.fake import FakeFiggie
+from tests.web.figgie.fake import SIZES, FakeFiggie, open_table
 from tests.web.pages import axe_violations, with_axe
 from tests.web.test_browser_economancy_replay import SCRIPT, _seed
 
-SIZES = {"phone": (390, 844), "desktop": (1100, 900)}
 NAMES = ("ann", "bob", "cid", "dee")
 TRADING_SECONDS = 3
 
@@ -137,28 +136,13 @@ def test_a_finished_figgie_game_is_replayed_trade_by_trade_with_the_keyboard(
     page.locator("#over-title").wait_for()
 
 
-def _open_fake(new_page: Any, server: Server, fake: FakeFiggie, size: str, seated: bool) -> Any:
-    page = new_page(*SIZES[size])
-    with_axe(page)
-    page.route(re.compile(r".*/figgie/games/.*"), fake.handle)
-    page.goto(server.url + "/")
-    if seated:
-        seat = json.dumps({"player_uuid": fake.secret, "nickname": fake.nickname})
-        page.evaluate(
-            "([k, v]) => localStorage.setItem(k, v)", [f"blef:seat:{fake.game_uuid}", seat]
-        )
-    page.goto(f"{server.url}/#/figgie/{fake.game_uuid}")
-    page.locator("#fig-clock").wait_for()
-    return page
-
-
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_end_of_a_figgie_game_is_revealed_once_to_a_player_and_a_spectator(
     new_page: Any, server: Server, size: str
 ) -> None:
     fake = FakeFiggie(agents=["marketmaker", "fairvalue", "bayesian"], trading_seconds=60)
-    player = _open_fake(new_page, server, fake, size, seated=True)
-    watcher = _open_fake(new_page, server, fake, size, seated=False)
+    player = open_table(new_page, server, fake, size, seated=True)
+    watcher = open_table(new_page, server, fake, size, seated=False)
     watcher.locator("#fig-watching").wait_for()
     # The spectator is in the settings when the game ends: the reveal does not take that away.
     watcher.locator(".tools summary").click()

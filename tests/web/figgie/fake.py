@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from benchmarks.load import Server
 from engine.figgie.agents import make_agent
 from engine.figgie.game import FiggieGame, FiggieRules, FiggieState, Order
 from engine.figgie.sim import Observation, decode
 from engine.protocol import GameError, MalformedMove, MoveRefused
+from tests.web.pages import with_axe
 
 GAME = FiggieGame()
 
@@ -163,3 +166,26 @@ class FakeFiggie:
     @staticmethod
     def _send(route: Any, status: int, body: dict[str, Any]) -> None:
         route.fulfill(status=status, content_type="application/json", body=json.dumps(body))
+
+
+SIZES = {"phone": (390, 844), "desktop": (1100, 900)}
+"""The two screens every Figgie page is judged on."""
+
+
+def open_table(
+    new_page: Any, server: Server, fake: FakeFiggie, size: str, seated: bool = True
+) -> Any:
+    """A page at the fake's table (its routes answered by ``fake``), axe-core loaded, as the
+    table's person (their seat kept as the page keeps one) or as a spectator."""
+    page = new_page(*SIZES[size])
+    with_axe(page)
+    page.route(re.compile(r".*/figgie/games/.*"), fake.handle)
+    page.goto(server.url + "/")
+    if seated:
+        seat = json.dumps({"player_uuid": fake.secret, "nickname": fake.nickname})
+        page.evaluate(
+            "([k, v]) => localStorage.setItem(k, v)", [f"blef:seat:{fake.game_uuid}", seat]
+        )
+    page.goto(f"{server.url}/#/figgie/{fake.game_uuid}")
+    page.locator("#fig-clock").wait_for()
+    return page
