@@ -155,6 +155,11 @@ def test_economancy_and_figgie_players_are_seated_at_their_games_and_see_them_on
         # Above the game's own view: the table is rated, and what is at stake for this seat.
         line = page.locator("#rated-line")
         expect(line).to_contain_text(f"Rated game ({PEOPLE[handle].title}). Your rating 1500")
+        # Beside every seat of the game's own view, that seat's rating (new accounts and
+        # the computer levels' own ratings), as at a rated Blef table.
+        ratings = page.locator(".seat-rating")
+        expect(ratings).to_have_count(len(seats))
+        assert all(re.match(r"^\d+", text) for text in ratings.all_inner_texts()), seats
         stakes = page.locator("#stakes").inner_text()
         if len(seats) == 2:
             assert stakes == "a win +103, a loss −55", stakes  # docs/ratings.md

@@ -41,7 +41,7 @@ function ArmyCard({ card, index, rules, attacking }) {
   </li>`;
 }
 
-export function Wizard({ st, seat, p, me, chosen, asked }) {
+export function Wizard({ st, seat, p, me, chosen, asked, ratings = null }) {
   const view = st.view;
   const info = st.seats[seat] || { nickname: `Seat ${seat + 1}` };
   const level = levelOf(info.ai);
@@ -53,6 +53,7 @@ export function Wizard({ st, seat, p, me, chosen, asked }) {
   return html`<li class=${`wizard${seat === me ? " me" : ""}${out ? " out" : ""}${asked ? " turn" : ""}`} aria-labelledby=${`wizard-${seat}`}>
     <h3 id=${`wizard-${seat}`}>${info.nickname}${seat === me ? " (you)" : ""}
       ${phase.name === "attacking" && phase.attacker === seat ? html` <span class="badge">attacker</span>` : null}</h3>
+    ${ratings ? html`<${ratings.Rating} seat=${ratings.of(info)} />` : null}
     ${level ? html`<span class="level">${level.label} computer</span>` : null}
     <p class="facts"><span>${p.coins} coin${p.coins === 1 ? "" : "s"}</span> · <span>${points} of ${POINTS_TO_WIN} points</span> · <span>${p.buys} buy${p.buys === 1 ? "" : "s"}</span></p>
     ${status ? html`<p class=${`status${chosen ? " chosen" : ""}`}>${status}</p>` : null}

@@ -85,7 +85,7 @@ function TurnLine({ st, s, myTurn }) {
 }
 
 /** The game in play, as Economancy shows it. */
-function Board({ st, s, myTurn }) {
+function Board({ st, s, myTurn, ratings }) {
   const view = st.view;
   if (!view) return null;
   const toChoose = (st.turn && st.turn.seats) || [];
@@ -96,7 +96,7 @@ function Board({ st, s, myTurn }) {
     <section class="panel" aria-labelledby="wizards-title">
       <h2 id="wizards-title">The wizards</h2>
       <ul class="wizards">${view.players.map((p, seat) => html`<${Wizard} key=${seat} st=${st} seat=${seat} p=${p} me=${st.you}
-        chosen=${chosen.has(seat)} asked=${asked.has(seat)} />`)}</ul>
+        chosen=${chosen.has(seat)} asked=${asked.has(seat)} ratings=${ratings} />`)}</ul>
     </section>
     ${fight ? html`<${FightView} ev=${fight} st=${st} />` : null}
     <${Shop} st=${st} />

@@ -138,7 +138,7 @@ function SuitRow({ suit, view, me, seats, problem, actions }) {
 }
 
 /** Everyone's chips and cards; yours first in bold. */
-function Players({ view, seats, me }) {
+function Players({ view, seats, me, ratings = null }) {
   const n = (view.chips || []).length;
   return html`<section class="panel fig-players" aria-labelledby="fig-players-title">
     <h2 id="fig-players-title">Players</h2>
@@ -147,7 +147,7 @@ function Players({ view, seats, me }) {
         const s = seats[i];
         const ai = s && typeof s === "object" && s.ai;
         return html`<tr key=${i} class=${i === me ? "fig-me" : ""}>
-          <th scope="row">${seatName(seats, i)}${i === me ? " (you)" : ""}${ai ? html` <span class="muted small">computer</span>` : null}</th>
+          <th scope="row">${seatName(seats, i)}${i === me ? " (you)" : ""}${ai ? html` <span class="muted small">computer</span>` : null}${ratings ? html` <${ratings.Rating} seat=${ratings.of(s)} />` : null}</th>
           <td>${view.chips[i]}</td><td>${view.card_counts[i]}</td></tr>`;
       })}</tbody></table>
     <p class="muted small">The pot holds ${chipsText(view.pot)}.</p>
@@ -250,7 +250,7 @@ function Chances({ hand }) {
 }
 
 /** The game in play (and over): the shared table draws it under its heading. */
-export function Board({ st, s, actions }) {
+export function Board({ st, s, actions, ratings }) {
   const { view, you, seats, startingChips } = tableOf(st);
   useEffect(() => {
     const onKey = (e) => {
@@ -312,7 +312,7 @@ export function Board({ st, s, actions }) {
       <ul class="fig-suits">${SUITS.map((suit) => html`<${SuitRow} key=${suit} suit=${suit} view=${view} me=${you} seats=${seats}
         problem=${problems[suit]} actions=${actions} />`)}</ul>
     </section>`}
-    <${Players} view=${view} seats=${seats} me=${you} />
+    <${Players} view=${view} seats=${seats} me=${you} ratings=${ratings} />
     <${Tape} view=${view} seats=${seats} me=${you} />
     ${settled ? html`<${TapeReplay} view=${view} seats=${seats} me=${you} startingChips=${startingChips} />` : null}
     <details class="panel fig-rules-box"><summary>The rules of Figgie</summary><${FiggieRules} /></details>

@@ -84,13 +84,18 @@ export function ordinal(n) {
   return `${n}${n === 1 ? "st" : n === 2 ? "nd" : n === 3 ? "rd" : "th"}`;
 }
 
-export function KindTableScreen({ kind, game, g }) {
+export function KindTableScreen({ kind, game, g, ladder = null }) {
   const [, bump] = useReducer((n) => n + 1, 0);
   const store = useMemo(() => createKindTable(kind, game, bump, g), [kind, game]);
   useEffect(() => { store.start(); return () => store.stop(); }, [store]);
   const { s, actions } = store;
   const myTurn = store.isMyTurn();
   const end = useEndReveal(game, s.state ? s.state.status : null);
+  const rated = ladder ? ladder.useRated(game, !!s.state && s.state.status === "Finished") : null;
+  const ratings = useMemo(() => (rated ? {
+    of: (seat) => (seat ? ladder.seatOf(rated, { nickname: seat.nickname, ai_agent: seat.ai || null }) : null),
+    Rating: ladder.Rating,
+  } : null), [rated]);
 
   useEffect(() => {
     const onKey = (ev) => {
@@ -138,7 +143,7 @@ export function KindTableScreen({ kind, game, g }) {
     </section>
     ${lobby ? html`<${Room} g=${g} kind=${kind} s=${s} st=${st} me=${me} seated=${seated} admin=${admin} actions=${actions} />` : null}
     ${st.status === "Finished" ? html`<${GameOver} g=${g} st=${st} me=${me} seated=${seated} busy=${s.busy} rematch=${actions.rematch} rated=${!!(s.seat && s.seat.rated)} />` : null}
-    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} />` : null}
+    ${!lobby ? html`<${g.Board} st=${st} s=${s} me=${me} seated=${seated} myTurn=${myTurn} actions=${actions} ratings=${ratings} />` : null}
     ${myTurn ? html`<${g.Moves} st=${st} s=${s} actions=${actions} />` : null}
     <${Reactions} st=${st} seated=${seated} actions=${actions} />
     <section class="panel tools" aria-label="Your seat and settings">

@@ -19,6 +19,7 @@ import { FiggieRulesPage } from "./figgierules.js";
 import { KindLearnDialog } from "./learnkind.js";
 import { GAMES, gameOf, isTableKind } from "./games.js";
 import { KindTableScreen } from "./kindview.js";
+import { ratedSeatOf, SeatRating, useRatedTable } from "./ratedtable.js";
 import { Lobby } from "./lobby.js";
 import { Replay } from "./replay.js";
 import { TableScreen } from "./tableview.js";
@@ -28,6 +29,11 @@ const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 
 /** The rules page of each kind but Blef (given `onClose`, it sits in the help dialog). */
 const LEARN = { economancy: EconomancyLearn, figgie: FiggieRulesPage };
+
+/** The ladder's part of another kind's table (kindview.js, which the game entries import, so
+ * it cannot import the ladder's modules itself): the rated table's look, and each seat's
+ * rating, handed on to the game's board. */
+const RATINGS = Object.freeze({ useRated: useRatedTable, seatOf: ratedSeatOf, Rating: SeatRating });
 
 export function parseRoute(hash) {
   const m = (re) => hash.match(new RegExp(`^#/${re}$`));
@@ -120,7 +126,7 @@ function App() {
   if (route.name === "game") screen = html`<${TableScreen} key=${route.game} game=${route.game} />`;
   else if (route.name === "replay") screen = html`<${Replay} key=${`${route.kind || "blef"}-${route.game}`} game=${route.game} kind=${route.kind || "blef"} />`;
   else if (route.name === "take") screen = html`<${TakeSeat} game=${route.game} player=${route.player} />`;
-  else if (route.name === "table") screen = html`<${KindTableScreen} key=${route.game} kind=${route.kind} game=${route.game} g=${gameOf(route.kind)} />`;
+  else if (route.name === "table") screen = html`<${KindTableScreen} key=${route.game} kind=${route.kind} game=${route.game} g=${gameOf(route.kind)} ladder=${RATINGS} />`;
   else if (route.name === "learn") screen = LEARN[route.kind] ? html`<${LEARN[route.kind]} />` : html`<${Learn} />`;
   else if (route.name === "ladder") screen = route.pool ? html`<${Leaderboard} key=${route.pool} pool=${route.pool} />` : html`<${LeaderboardIndex} />`;
   else if (route.name === "player") screen = html`<${Profile} key=${route.handle} handle=${route.handle} />`;
